@@ -1,0 +1,59 @@
+/** Any console-like logger: `console`, pino, winston... Only `debug` and `warn` are used. */
+export interface Logger {
+  debug(message: string, details?: Record<string, unknown>): void;
+  warn(message: string, details?: Record<string, unknown>): void;
+}
+
+/** A request is about to be sent (after its rate-limit slot was granted). */
+export interface RequestEvent {
+  readonly method: string;
+  readonly url: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+}
+
+/** A response arrived, or the attempt failed without one. */
+export interface ResponseEvent extends RequestEvent {
+  /** The HTTP status, or `undefined` when no response arrived. */
+  readonly status: number | undefined;
+  /** Milliseconds from sending to the whole body read. */
+  readonly durationMs: number;
+  /** The error code when the attempt failed, for example `'RATE_LIMITED'`. */
+  readonly errorCode?: string | undefined;
+}
+
+/** A failed attempt will be retried. */
+export interface RetryEvent extends RequestEvent {
+  /** Why: the error code of the failed attempt, for example `'RATE_LIMITED'` or `'CONNECTION_ERROR'`. */
+  readonly reason: string;
+  /** Milliseconds waited before the next attempt (which also waits for the rate limit). */
+  readonly delayMs: number;
+}
+
+/** Typed callbacks for observability. They never receive the API key or request headers. */
+export interface ClientHooks {
+  onRequest?(event: RequestEvent): void;
+  onResponse?(event: ResponseEvent): void;
+  onRetry?(event: RetryEvent): void;
+}
+
+/** Calls a hook and the logger, and never lets either break the request. */
+export function emit<K extends keyof ClientHooks>(
+  hooks: ClientHooks,
+  logger: Logger | undefined,
+  kind: K,
+  event: Parameters<NonNullable<ClientHooks[K]>>[0],
+): void {
+  try {
+    (hooks[kind] as ((e: typeof event) => void) | undefined)?.(event);
+  } catch {
+    // A failing hook must not change the outcome of the request.
+  }
+  try {
+    const details = { ...event } as Record<string, unknown>;
+    if (kind === 'onRetry') logger?.warn('invoicing-service-sdk: retrying request', details);
+    else logger?.debug(`invoicing-service-sdk: ${kind === 'onRequest' ? 'request' : 'response'}`, details);
+  } catch {
+    // Same for the logger.
+  }
+}

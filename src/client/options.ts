@@ -1,0 +1,155 @@
+import type { RateLimiter } from '../throttle/rate-limiter.js';
+import type { ClientHooks, Logger } from './events.js';
+import { isBrowserLike, readEnv } from './runtime.js';
+
+/** Options of `new ServiceClient(options)`. */
+export interface ServiceClientOptions {
+  /**
+   * The company's API key, sent as `Authorization: Bearer <key>`. Never printed by the SDK.
+   * @default process.env.SERVICE_API_KEY
+   */
+  apiKey?: string | undefined;
+  /**
+   * The service's base URL, including the partner path prefix, with or without a trailing slash.
+   * @default process.env.SERVICE_BASE_URL
+   * @example 'https://host.example/api/partner'
+   */
+  baseUrl?: string | undefined;
+  /**
+   * Milliseconds one attempt may take, from sending the request to reading the whole answer.
+   * Time spent waiting for the rate limit is not counted. `false` for no timeout.
+   * @default 30000
+   */
+  timeout?: number | false | undefined;
+  /**
+   * How many times a failed call is retried automatically. Only failures where the service certainly
+   * did not act are retried: a 429, and a connection that failed before the request was sent.
+   * @default 2
+   */
+  maxRetries?: number | undefined;
+  /** A fetch implementation to use instead of `globalThis.fetch`. */
+  fetch?: typeof globalThis.fetch | undefined;
+  /** Extra headers sent with every request. `Authorization`, `Content-Type` and `Accept` cannot be overridden. */
+  headers?: Record<string, string> | undefined;
+  /**
+   * Decides when each request may start. The default is shared by every client of the process and allows
+   * 1 request per second per API key. Pass your own to share the limit across processes.
+   */
+  rateLimiter?: RateLimiter | undefined;
+  /** Receives debug lines (request, response) and warnings (retries). Any console-like object. Nothing is logged without it. */
+  logger?: Logger | undefined;
+  /** Typed callbacks for request start, retries and responses, for metrics and tracing. */
+  hooks?: ClientHooks | undefined;
+  /**
+   * The API key grants full access to the company's data and belongs on servers only, so the client refuses to
+   * start in a browser. Set this to `true` only if you understand that every visitor can read the key.
+   * @default false
+   */
+  dangerouslyAllowBrowser?: boolean | undefined;
+}
+
+/** Options of one call. */
+export interface RequestOptions {
+  /** Cancels the call: while it waits for the rate limit (no request is ever sent), or while in flight. */
+  signal?: AbortSignal | undefined;
+  /** Overrides the client's `timeout` for each attempt of this call. */
+  timeout?: number | false | undefined;
+  /** Overrides the client's `maxRetries` for this call. */
+  maxRetries?: number | undefined;
+  /**
+   * Also retry failures after which the service may have acted (a timeout, a reset after sending, a 5xx).
+   * This can generate a second e-way bill. Leave it off unless you check for `isAlreadyGenerated` afterwards.
+   * @default false
+   */
+  retryWhenMaybeSent?: boolean | undefined;
+}
+
+/** Options after normalisation: frozen, validated, with defaults applied. */
+export interface ResolvedOptions {
+  readonly baseUrl: string;
+  readonly timeout: number | false;
+  readonly maxRetries: number;
+  readonly fetch: typeof globalThis.fetch | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly logger: Logger | undefined;
+  readonly hooks: ClientHooks;
+}
+
+export const DEFAULT_TIMEOUT = 30_000;
+export const DEFAULT_MAX_RETRIES = 2;
+
+function checkTimeout(value: unknown, name: string): number | false {
+  if (value === false) return false;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new TypeError(`${name} must be a positive number of milliseconds or false; got ${String(value)}`);
+  }
+  return value;
+}
+
+function checkRetries(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10) {
+    throw new TypeError(`${name} must be an integer from 0 to 10; got ${String(value)}`);
+  }
+  return value;
+}
+
+export function resolveTimeout(value: number | false | undefined, fallback: number | false, name: string) {
+  return value === undefined ? fallback : checkTimeout(value, name);
+}
+
+export function resolveRetries(value: number | undefined, fallback: number, name: string): number {
+  return value === undefined ? fallback : checkRetries(value, name);
+}
+
+function normaliseBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError(`baseUrl must be an absolute http(s) URL such as 'https://host/api/partner'; got '${raw}'`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError(`baseUrl must use https (or http for a local mock); got '${url.protocol}'`);
+  }
+  if (url.search || url.hash) throw new TypeError('baseUrl must not contain a query or a fragment');
+  if (url.username || url.password) throw new TypeError('baseUrl must not contain credentials; pass apiKey instead');
+  return url.href.replace(/\/+$/, '');
+}
+
+/** Validates the options once, at construction. Returns the key apart so it never sits in a printable object. */
+export function resolveOptions(options: ServiceClientOptions): { apiKey: string; resolved: ResolvedOptions } {
+  if (typeof options !== 'object' || options === null) throw new TypeError('ServiceClient options must be an object');
+  if (isBrowserLike() && options.dangerouslyAllowBrowser !== true) {
+    throw new TypeError(
+      'ServiceClient refuses to run in a browser: the API key grants full access to the company and must stay on a server. ' +
+        'Call the service from your backend, or pass dangerouslyAllowBrowser: true if you accept exposing the key.',
+    );
+  }
+  const apiKey = options.apiKey ?? readEnv('SERVICE_API_KEY');
+  if (typeof apiKey !== 'string' || apiKey.trim() === '') {
+    throw new TypeError('Missing API key: pass the apiKey option or set the SERVICE_API_KEY environment variable.');
+  }
+  if (/[\s]/.test(apiKey.trim()) || /[^\x21-\x7e]/.test(apiKey.trim())) {
+    throw new TypeError(
+      'apiKey contains whitespace or non-ASCII characters; check how it was copied (the key is not shown).',
+    );
+  }
+  const baseUrl = options.baseUrl ?? readEnv('SERVICE_BASE_URL');
+  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
+    throw new TypeError(
+      "Missing base URL: pass the baseUrl option or set the SERVICE_BASE_URL environment variable (for example 'https://host/api/partner').",
+    );
+  }
+  if (options.fetch !== undefined && typeof options.fetch !== 'function')
+    throw new TypeError('fetch must be a function');
+  const resolved: ResolvedOptions = Object.freeze({
+    baseUrl: normaliseBaseUrl(baseUrl.trim()),
+    timeout: resolveTimeout(options.timeout, DEFAULT_TIMEOUT, 'timeout'),
+    maxRetries: resolveRetries(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries'),
+    fetch: options.fetch,
+    headers: Object.freeze({ ...(options.headers ?? {}) }),
+    logger: options.logger,
+    hooks: Object.freeze({ ...(options.hooks ?? {}) }),
+  });
+  return { apiKey: apiKey.trim(), resolved };
+}

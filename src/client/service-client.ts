@@ -1,0 +1,206 @@
+import ky, { type KyInstance } from 'ky';
+import { ApiError, type RequestSummary } from '../errors/api-error.js';
+import { type AnswerInfo, type ErrorMapper, mapErrorAnswer } from '../errors/map-response.js';
+import { ServiceError } from '../errors/service-error.js';
+import { ValidationError, validationIssue } from '../errors/validation-error.js';
+import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
+import { toValidationError } from '../model/validate.js';
+import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
+import { type RateLimiter, rateLimitKeyId } from '../throttle/rate-limiter.js';
+import { abortableDelay, abortError } from './abort.js';
+import { emit } from './events.js';
+import {
+  type RequestOptions,
+  type ResolvedOptions,
+  resolveOptions,
+  resolveRetries,
+  resolveTimeout,
+  type ServiceClientOptions,
+} from './options.js';
+import { defaultRetryPolicy, type RetryPolicy } from './retry-policy.js';
+import { userAgent } from './runtime.js';
+import { sendAttempt } from './transport.js';
+
+/** The answer of a successful "create e-way bill". */
+export interface EwayBillResult {
+  readonly success: true;
+  /** The service's human-readable result message. */
+  readonly message: string;
+}
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * The client of the invoicing service. Create one per API key (per company) and reuse it; clients of the same key
+ * share the key's rate limit of 1 request per second anywhere in the process.
+ *
+ * @example
+ * import { ServiceClient } from 'invoicing-service-sdk';
+ * const client = new ServiceClient(); // reads SERVICE_API_KEY and SERVICE_BASE_URL
+ * const { message } = await client.createEwayBill(invoice.hash_id, model);
+ *
+ * @throws {TypeError} when the API key or base URL is missing, or an option is invalid.
+ */
+export class ServiceClient {
+  readonly #apiKey: string;
+  readonly #options: ResolvedOptions;
+  readonly #ky: KyInstance;
+  readonly #limiter: RateLimiter;
+  readonly #mapError: ErrorMapper = mapErrorAnswer;
+  readonly #retryPolicy: RetryPolicy = defaultRetryPolicy;
+  #keyId: Promise<string> | undefined;
+
+  constructor(options: ServiceClientOptions = {}) {
+    const { apiKey, resolved } = resolveOptions(options);
+    this.#apiKey = apiKey;
+    this.#options = resolved;
+    this.#limiter = options.rateLimiter ?? sharedRateLimiter();
+    this.#ky = ky.create({
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      ...(resolved.fetch ? { fetch: resolved.fetch } : {}),
+      headers: {
+        'User-Agent': userAgent(),
+        ...resolved.headers,
+        Authorization: `Bearer ${this.#apiKey}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+      },
+    });
+  }
+
+  /** The base URL requests go to, without a trailing slash. */
+  get baseUrl(): string {
+    return this.#options.baseUrl;
+  }
+
+  /**
+   * Generates an e-way bill for an existing document: `POST {baseUrl}/v2/ewaybill/{docHashId}`.
+   *
+   * The model is checked locally first; a model that breaks the spec is never sent and uses no rate-limit slot.
+   * The call then waits for the key's rate-limit slot, sends, and maps any error answer to a typed error.
+   *
+   * @param docHashId The `hash_id` of the document, sent as one path segment.
+   * @param model The e-way bill's details.
+   * @throws {ValidationError} the model or docHashId breaks the spec (nothing was sent).
+   * @throws {UnauthorizedError | ForbiddenError | InvalidHashIdError | PortalError | BadRequestError | RateLimitError | ServerError | ApiError}
+   *   the service answered with an error.
+   * @throws {TimeoutError | ConnectionError} no answer; see `mayHaveSucceeded`.
+   * @throws {DOMException} an `AbortError` when `options.signal` aborted.
+   * @example
+   * const result = await client.createEwayBill('doc_hash_id', {
+   *   supply_type: 'Outward', sub_supply_type: 'Supply', transporter_doc_date: '21-11-2026', transport_mode: 'Road',
+   *   dispatch_from: { addr_id: 1, address_line1: '12 MG Road', address_line2: '', city: 'Pune', state: 'MAHARASHTRA', country: 'India', pincode: '411001' },
+   *   dispatch_to: { addr_id: 2, address_line1: '4 Park St', address_line2: '', city: 'Kolkata', state: 'WEST BENGAL', country: 'India', pincode: '700016' },
+   * });
+   */
+  async createEwayBill(docHashId: string, model: EwayBillModel, options: RequestOptions = {}): Promise<EwayBillResult> {
+    const segment = checkDocHashId(docHashId);
+    const parsed = EwayBillModelSchema.safeParse(model, { reportInput: true });
+    if (!parsed.success) throw toValidationError('e-way bill model', parsed.error);
+    const url = `${this.#options.baseUrl}/v2/ewaybill/${segment}`;
+    const answer = await this.#send(url, JSON.stringify(parsed.data), options);
+    const { message } = answer.json as { message?: unknown };
+    return { success: true, message: typeof message === 'string' ? message : '' };
+  }
+
+  /** Whether an answer is the service's success answer: a 2xx whose JSON body says `success: true`. */
+  static #isSuccess(answer: AnswerInfo): boolean {
+    return answer.status >= 200 && answer.status < 300 && (answer.json as { success?: unknown })?.success === true;
+  }
+
+  #toError(answer: AnswerInfo): ApiError {
+    const ok = answer.status >= 200 && answer.status < 300;
+    const json = answer.json as { success?: unknown } | undefined;
+    if (ok && json?.success !== false) {
+      // A 2xx that is not a success answer: the service may well have generated the bill.
+      return new ApiError({
+        status: answer.status,
+        message: `The service answered HTTP ${answer.status} with a body that is not a success answer; the e-way bill may have been generated`,
+        body: answer.json ?? answer.bodyText.slice(0, 300),
+        headers: Object.fromEntries(answer.headers.entries()),
+        request: answer.request,
+        mayHaveSucceeded: true,
+      });
+    }
+    return this.#mapError(answer);
+  }
+
+  /** Sends with rate limiting and retries; resolves only to a success answer, otherwise throws the typed error. */
+  async #send(url: string, body: string, options: RequestOptions): Promise<AnswerInfo> {
+    const timeout = resolveTimeout(options.timeout, this.#options.timeout, 'options.timeout');
+    const maxRetries = resolveRetries(options.maxRetries, this.#options.maxRetries, 'options.maxRetries');
+    const { signal } = options;
+    const request: RequestSummary = { method: 'POST', url };
+    this.#keyId ??= rateLimitKeyId(this.#apiKey);
+    const keyId = await this.#keyId;
+    const { hooks, logger } = this.#options;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#limiter.acquire(keyId, signal);
+      } catch (error) {
+        throw signal?.aborted ? abortError(signal) : error;
+      }
+      emit(hooks, logger, 'onRequest', { ...request, attempt });
+      const started = performance.now();
+      let error: unknown;
+      try {
+        const answer = await sendAttempt({ ky: this.#ky, url, body, timeout, signal, request });
+        const done = {
+          ...request,
+          attempt,
+          status: answer.status,
+          durationMs: Math.round(performance.now() - started),
+        };
+        if (ServiceClient.#isSuccess(answer)) {
+          emit(hooks, logger, 'onResponse', done);
+          return answer;
+        }
+        error = this.#toError(answer);
+        emit(hooks, logger, 'onResponse', { ...done, errorCode: (error as ServiceError).code });
+      } catch (thrown) {
+        if (!(thrown instanceof ServiceError)) throw thrown; // the caller's AbortError
+        error = thrown;
+        const durationMs = Math.round(performance.now() - started);
+        emit(hooks, logger, 'onResponse', {
+          ...request,
+          attempt,
+          status: undefined,
+          durationMs,
+          errorCode: thrown.code,
+        });
+      }
+      const delayMs =
+        attempt > maxRetries
+          ? undefined
+          : this.#retryPolicy({ error, attempt, retryWhenMaybeSent: options.retryWhenMaybeSent === true });
+      if (delayMs === undefined) throw error;
+      emit(hooks, logger, 'onRetry', { ...request, attempt, reason: (error as ServiceError).code, delayMs });
+      await abortableDelay(delayMs, signal);
+    }
+  }
+
+  /** Inspection output without the API key. */
+  toJSON(): Record<string, unknown> {
+    const { baseUrl, timeout, maxRetries } = this.#options;
+    return { baseUrl, apiKey: '[redacted]', timeout, maxRetries };
+  }
+
+  [INSPECT](): string {
+    return `ServiceClient ${JSON.stringify(this.toJSON())}`;
+  }
+}
+
+function checkDocHashId(docHashId: unknown): string {
+  const problem =
+    typeof docHashId !== 'string'
+      ? `must be a string; got ${docHashId === null ? 'null' : typeof docHashId}`
+      : docHashId.trim() === ''
+        ? 'must not be empty'
+        : docHashId === '.' || docHashId === '..'
+          ? "cannot be '.' or '..' (URLs treat them as path navigation, even when encoded)"
+          : undefined;
+  if (problem) throw new ValidationError('docHashId', [validationIssue(['docHashId'], `docHashId ${problem}`)]);
+  return encodeURIComponent(docHashId as string);
+}

@@ -1,0 +1,107 @@
+import { ServiceError } from './service-error.js';
+
+/** The request an error answered, without its headers (so never the API key). */
+export interface RequestSummary {
+  readonly method: string;
+  readonly url: string;
+}
+
+/** What an {@link ApiError} is built from. */
+export interface ApiErrorInit {
+  /** The HTTP status of the answer. */
+  status: number;
+  /** The service's `error_code`, when the body had one. */
+  errorCode?: string | undefined;
+  /** The service's `message`, or a description of a body that was not the error envelope. */
+  message: string;
+  /** The service's `errors` object (its inner shape is not specified). */
+  errors?: Record<string, unknown> | undefined;
+  /** The body as received: the parsed JSON, or an excerpt of a body that was not JSON. */
+  body?: unknown;
+  /** The answer's headers, as a plain object with lower-case names. */
+  headers?: Record<string, string>;
+  /** The request this answers. */
+  request?: RequestSummary | undefined;
+  /** Whether the service may have acted on the request. Defaults to true for a 5xx, false otherwise. */
+  mayHaveSucceeded?: boolean | undefined;
+}
+
+/**
+ * Any error answer of the service: a non-2xx status, or a 2xx whose body says `success: false`.
+ * The subclasses name the answers the spec describes; an unknown `error_code` still yields an `ApiError`.
+ */
+export class ApiError extends ServiceError {
+  static override readonly code: string = 'API_ERROR';
+  override name = 'ApiError';
+  /** The HTTP status of the answer. */
+  readonly status: number;
+  /** The service's `error_code` (for example `'INVALID_HASH_ID'` or `'PORTAL_ERROR_238'`), when given. */
+  readonly errorCode: string | undefined;
+  /** The service's `errors` object, when given. Its inner shape is not specified by the service. */
+  readonly errors: Record<string, unknown> | undefined;
+  /** The body as received: the parsed JSON, or an excerpt of a body that was not JSON. */
+  readonly body: unknown;
+  /** The answer's headers, lower-case names. */
+  readonly headers: Record<string, string>;
+  /** The method and URL of the request, never its headers. */
+  readonly request: RequestSummary | undefined;
+  /**
+   * Whether the service may have acted on the request despite the error: true for a 5xx and for a 2xx whose body
+   * could not be read as an answer. Check (for example with `isAlreadyGenerated` on a retry) before sending again.
+   */
+  readonly mayHaveSucceeded: boolean;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.status = init.status;
+    this.errorCode = init.errorCode;
+    this.errors = init.errors;
+    this.body = init.body;
+    this.headers = init.headers ?? {};
+    this.request = init.request;
+    this.mayHaveSucceeded = init.mayHaveSucceeded ?? init.status >= 500;
+  }
+}
+
+/** 401 `UNAUTHORIZED`: the API key is missing, malformed or invalid (spec, Authentication rule 6). */
+export class UnauthorizedError extends ApiError {
+  static override readonly code: string = 'UNAUTHORIZED';
+  override name = 'UnauthorizedError';
+}
+
+/** 401 `FORBIDDEN`: the key is valid but not allowed to perform the action (spec, Authentication rule 7). */
+export class ForbiddenError extends ApiError {
+  static override readonly code: string = 'FORBIDDEN';
+  override name = 'ForbiddenError';
+}
+
+/** 400 `INVALID_HASH_ID`: the `doc_hash_id` does not identify a document of the key's company. */
+export class InvalidHashIdError extends ApiError {
+  static override readonly code: string = 'INVALID_HASH_ID';
+  override name = 'InvalidHashIdError';
+}
+
+/** Any other 400 answer. */
+export class BadRequestError extends ApiError {
+  static override readonly code: string = 'BAD_REQUEST';
+  override name = 'BadRequestError';
+}
+
+/** 429: the service's rate limit (1 request per second per key) was exceeded. */
+export class RateLimitError extends ApiError {
+  static override readonly code: string = 'RATE_LIMITED';
+  override name = 'RateLimitError';
+  /** Seconds to wait, from the `Retry-After` header (seconds or an HTTP date), when given. */
+  readonly retryAfter: number | undefined;
+
+  constructor(init: ApiErrorInit & { retryAfter?: number | undefined }) {
+    super(init);
+    this.retryAfter = init.retryAfter;
+  }
+}
+
+/** A 5xx answer: the service failed. It may or may not have acted on the request. */
+export class ServerError extends ApiError {
+  static override readonly code: string = 'SERVER_ERROR';
+  override name = 'ServerError';
+}

@@ -1,0 +1,100 @@
+import {
+  ApiError,
+  type ApiErrorInit,
+  BadRequestError,
+  ForbiddenError,
+  InvalidHashIdError,
+  RateLimitError,
+  type RequestSummary,
+  ServerError,
+  UnauthorizedError,
+} from './api-error.js';
+import { PortalError, parsePortalCode } from './portal-error.js';
+
+/** An answer of the service, read in full, as the error mapping sees it. */
+export interface AnswerInfo {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The body as text ('' when empty). */
+  readonly bodyText: string;
+  /** The body parsed as JSON, or `undefined` when it is not JSON. */
+  readonly json: unknown;
+  readonly request: RequestSummary;
+}
+
+/** Turns an error answer into a typed error. Internal seam: a custom mapping can replace the default. */
+export type ErrorMapper = (answer: AnswerInfo) => ApiError;
+
+const EXCERPT_LENGTH = 300;
+
+/** A short, single-line excerpt of a body, for messages about bodies that are not the error envelope. */
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH)}…` : flat;
+}
+
+/** Seconds from a `Retry-After` header: delta-seconds or an HTTP date. `undefined` when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+function headersObject(headers: Headers): Record<string, string> {
+  return Object.fromEntries(headers.entries());
+}
+
+function envelopeOf(json: unknown): { errorCode?: string; message?: string; errors?: Record<string, unknown> } {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return {};
+  const body = json as Record<string, unknown>;
+  const errors = body.errors;
+  return {
+    ...(typeof body.error_code === 'string' ? { errorCode: body.error_code } : {}),
+    ...(typeof body.message === 'string' ? { message: body.message } : {}),
+    ...(typeof errors === 'object' && errors !== null && !Array.isArray(errors)
+      ? { errors: errors as Record<string, unknown> }
+      : {}),
+  };
+}
+
+function describeStatus(answer: AnswerInfo): string {
+  if (answer.json === undefined) {
+    const text = excerpt(answer.bodyText);
+    const type = answer.headers.get('content-type') ?? 'no content type';
+    return text === ''
+      ? `The service answered HTTP ${answer.status} with an empty body`
+      : `The service answered HTTP ${answer.status} with a body that is not JSON (${type}): ${text}`;
+  }
+  return `The service answered HTTP ${answer.status} without an error message`;
+}
+
+/**
+ * The default mapping from an answer to a typed error: by `error_code` first, then by status.
+ * Never throws; a body that is not JSON yields an `ApiError` with the status and a short excerpt.
+ */
+export const mapErrorAnswer: ErrorMapper = (answer) => {
+  const envelope = envelopeOf(answer.json);
+  const init: ApiErrorInit = {
+    status: answer.status,
+    errorCode: envelope.errorCode,
+    message: envelope.message ?? describeStatus(answer),
+    errors: envelope.errors,
+    body: answer.json === undefined ? excerpt(answer.bodyText) : answer.json,
+    headers: headersObject(answer.headers),
+    request: answer.request,
+  };
+  const portalCode = parsePortalCode(envelope.errorCode);
+  if (portalCode !== undefined) return new PortalError({ ...init, portalCode });
+  if (envelope.errorCode === 'UNAUTHORIZED') return new UnauthorizedError(init);
+  if (envelope.errorCode === 'FORBIDDEN') return new ForbiddenError(init);
+  if (envelope.errorCode === 'INVALID_HASH_ID') return new InvalidHashIdError(init);
+  if (answer.status === 429) {
+    return new RateLimitError({ ...init, retryAfter: parseRetryAfter(answer.headers.get('retry-after')) });
+  }
+  if (answer.status >= 500) return new ServerError(init);
+  if (answer.status === 400) return new BadRequestError(init);
+  if (answer.status === 401 && envelope.errorCode === undefined) return new UnauthorizedError(init);
+  return new ApiError(init);
+};

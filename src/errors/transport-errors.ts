@@ -1,0 +1,55 @@
+import type { RequestSummary } from './api-error.js';
+import { ServiceError } from './service-error.js';
+
+/** What a transport error is built from. */
+export interface TransportErrorInit {
+  /** Whether the request may have reached the service, so that it may have acted on it. */
+  mayHaveSucceeded: boolean;
+  request?: RequestSummary | undefined;
+  cause?: unknown;
+}
+
+/**
+ * The connection failed: refused, DNS failure, reset, or an answer cut off.
+ * When {@link ConnectionError.mayHaveSucceeded} is true the request was sent and the service may have
+ * generated the e-way bill: check before trying again (see `isAlreadyGenerated`).
+ */
+export class ConnectionError extends ServiceError {
+  static override readonly code: string = 'CONNECTION_ERROR';
+  override name = 'ConnectionError';
+  /** Whether the request may have reached the service. False only when it certainly did not (refused, DNS). */
+  readonly mayHaveSucceeded: boolean;
+  /** The method and URL of the request, never its headers. */
+  readonly request: RequestSummary | undefined;
+
+  constructor(message: string, init: TransportErrorInit) {
+    super(message, { cause: init.cause });
+    this.mayHaveSucceeded = init.mayHaveSucceeded;
+    this.request = init.request;
+  }
+}
+
+/**
+ * An attempt took longer than its timeout and was abandoned.
+ * When {@link TimeoutError.mayHaveSucceeded} is true the request was sent, and the service may still have acted on it.
+ */
+export class TimeoutError extends ServiceError {
+  static override readonly code: string = 'TIMEOUT';
+  override name = 'TimeoutError';
+  /** Whether the request was sent before the time ran out. */
+  readonly mayHaveSucceeded: boolean;
+  /** The timeout of the attempt, in milliseconds. */
+  readonly timeout: number;
+  /** The method and URL of the request, never its headers. */
+  readonly request: RequestSummary | undefined;
+
+  constructor(timeout: number, init: TransportErrorInit) {
+    super(
+      `The request did not complete within ${timeout} ms${init.mayHaveSucceeded ? '; it was sent, so the service may have acted on it' : ''}`,
+      { cause: init.cause },
+    );
+    this.mayHaveSucceeded = init.mayHaveSucceeded;
+    this.timeout = timeout;
+    this.request = init.request;
+  }
+}

@@ -1,0 +1,49 @@
+// The public surface of invoicing-service-sdk. Every exported name is listed here.
+
+export type { ClientHooks, Logger, RequestEvent, ResponseEvent, RetryEvent } from './client/events.js';
+export type { RequestOptions, ServiceClientOptions } from './client/options.js';
+export { SDK_VERSION } from './client/runtime.js';
+export type { EwayBillResult } from './client/service-client.js';
+export { ServiceClient } from './client/service-client.js';
+export type { ApiErrorInit, RequestSummary } from './errors/api-error.js';
+export {
+  ApiError,
+  BadRequestError,
+  ForbiddenError,
+  InvalidHashIdError,
+  RateLimitError,
+  ServerError,
+  UnauthorizedError,
+} from './errors/api-error.js';
+export { PortalError, parsePortalCode } from './errors/portal-error.js';
+export type { ServiceErrorOptions } from './errors/service-error.js';
+export { isServiceError, ServiceError } from './errors/service-error.js';
+export { ConnectionError, TimeoutError } from './errors/transport-errors.js';
+export type { ValidationIssue } from './errors/validation-error.js';
+export { ValidationError } from './errors/validation-error.js';
+export type { Country } from './model/countries.js';
+export { COUNTRIES } from './model/countries.js';
+export { formatServiceDate, isServiceDate } from './model/date.js';
+export type {
+  ShipToTransactionType,
+  SubSupplyType,
+  SupplyType,
+  TransactionType,
+  TransportMode,
+  VehicleType,
+} from './model/enums.js';
+export {
+  SUB_SUPPLY_TYPES,
+  SUPPLY_TYPES,
+  TRANSACTION_TYPES,
+  TRANSACTION_TYPES_REQUIRING_SHIP_TO_GSTIN,
+  TRANSPORT_MODES,
+  VEHICLE_TYPES,
+} from './model/enums.js';
+export type { EwayBillAddress, EwayBillModel } from './model/schemas.js';
+export { EwayBillAddressSchema, EwayBillModelSchema } from './model/schemas.js';
+export type { State } from './model/states.js';
+export { STATES } from './model/states.js';
+export type { ProcessRateLimiterOptions } from './throttle/process-rate-limiter.js';
+export { createProcessRateLimiter } from './throttle/process-rate-limiter.js';
+export type { RateLimiter } from './throttle/rate-limiter.js';

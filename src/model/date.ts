@@ -1,0 +1,29 @@
+const DATE_PATTERN = /^(\d{2})-(\d{2})-(\d{4})$/;
+
+/**
+ * Whether `value` is a real calendar date written `DD-MM-YYYY`, the spec's only date format.
+ * `31-02-2026` and `2026-02-01` are not.
+ */
+export function isServiceDate(value: string): boolean {
+  const match = DATE_PATTERN.exec(value);
+  if (!match) return false;
+  const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12 || day < 1 || year < 1) return false;
+  // Day 0 of the next month is the last day of this one (UTC, so no time zone can shift it).
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return day <= daysInMonth;
+}
+
+const IST_OFFSET_MS = 330 * 60 * 1000;
+
+/**
+ * Formats a `Date` as `DD-MM-YYYY`, the spec's date format, using the calendar day in India
+ * (IST, UTC+05:30, which has no daylight saving), because e-way bill dates are Indian dates.
+ * @example formatServiceDate(new Date('2026-11-21T20:00:00Z')) // '22-11-2026' (01:30 IST)
+ */
+export function formatServiceDate(date: Date): string {
+  const ist = new Date(date.getTime() + IST_OFFSET_MS);
+  const dd = String(ist.getUTCDate()).padStart(2, '0');
+  const mm = String(ist.getUTCMonth() + 1).padStart(2, '0');
+  return `${dd}-${mm}-${ist.getUTCFullYear()}`;
+}

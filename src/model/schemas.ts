@@ -1,0 +1,86 @@
+import * as z from 'zod';
+import { COUNTRIES } from './countries.js';
+import { isServiceDate } from './date.js';
+import {
+  type ShipToTransactionType,
+  SUB_SUPPLY_TYPES,
+  SUPPLY_TYPES,
+  TRANSACTION_TYPES,
+  TRANSACTION_TYPES_REQUIRING_SHIP_TO_GSTIN,
+  TRANSPORT_MODES,
+  type TransactionType,
+  VEHICLE_TYPES,
+} from './enums.js';
+import { STATES } from './states.js';
+
+/**
+ * The zod schema of an `EwayBillAddress` (spec, EwayBillAddress): all seven fields required,
+ * `addr_id` an integer from 0 to 999999, `state` and `country` from {@link STATES} and {@link COUNTRIES}.
+ * Unknown keys are rejected, so a misspelt field name is caught before it is silently dropped.
+ */
+export const EwayBillAddressSchema = z.strictObject({
+  addr_id: z.int().min(0).max(999_999),
+  address_line1: z.string(),
+  address_line2: z.string(),
+  city: z.string(),
+  state: z.enum(STATES),
+  country: z.enum(COUNTRIES),
+  pincode: z.string().min(1),
+});
+
+/** An address of an e-way bill (spec, EwayBillAddress). */
+export type EwayBillAddress = z.output<typeof EwayBillAddressSchema>;
+
+const optionalText = z.string().optional();
+
+/** The object part of the model; the cross-field rules are added in {@link EwayBillModelSchema}. */
+const EwayBillModelObjectSchema = z.strictObject({
+  supply_type: z.enum(SUPPLY_TYPES),
+  sub_supply_type: z.enum(SUB_SUPPLY_TYPES),
+  transporter_doc_date: z.string().refine(isServiceDate, {
+    error: 'Expected a real calendar date written DD-MM-YYYY',
+  }),
+  dispatch_from: EwayBillAddressSchema,
+  dispatch_to: EwayBillAddressSchema,
+  transport_mode: z.enum(TRANSPORT_MODES),
+  vehicle_type: z.enum(VEHICLE_TYPES).optional(),
+  transaction_type: z.enum(TRANSACTION_TYPES).optional(),
+  ship_to_gstin: optionalText,
+  sub_supply_type_description: optionalText,
+  transporter_id: optionalText,
+  transporter_name: optionalText,
+  vehicle_number: optionalText,
+  transporter_doc_number: optionalText,
+});
+
+type ModelFields = Omit<z.output<typeof EwayBillModelObjectSchema>, 'transaction_type' | 'ship_to_gstin'>;
+
+/**
+ * The body of "create e-way bill" (spec, EwayBillModel).
+ *
+ * `ship_to_gstin` (the consignee's GSTIN, or `'URP'` when unregistered) is required by the type
+ * when `transaction_type` is `'Bill To - Ship To'` or `'Combination of 2 and 3'`.
+ */
+export type EwayBillModel = ModelFields &
+  (
+    | { transaction_type: ShipToTransactionType; ship_to_gstin: string }
+    | { transaction_type?: Exclude<TransactionType, ShipToTransactionType>; ship_to_gstin?: string }
+  );
+
+const requiresShipToGstin = (type: TransactionType | undefined): boolean =>
+  (TRANSACTION_TYPES_REQUIRING_SHIP_TO_GSTIN as readonly string[]).includes(type ?? '');
+
+/**
+ * The zod schema of an {@link EwayBillModel}: every field rule of the spec, plus rule 4
+ * (`ship_to_gstin` required for `Bill To - Ship To` and `Combination of 2 and 3`).
+ * The client runs it before every request; use it yourself to check ERP data early.
+ */
+export const EwayBillModelSchema: z.ZodType<EwayBillModel> = EwayBillModelObjectSchema.superRefine((model, ctx) => {
+  if (requiresShipToGstin(model.transaction_type) && !model.ship_to_gstin) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ship_to_gstin'],
+      message: `Required when transaction_type is '${model.transaction_type}' (a GSTIN, or 'URP' for an unregistered consignee)`,
+    });
+  }
+}) as z.ZodType<EwayBillModel>;

@@ -1,0 +1,33 @@
+import type * as z from 'zod';
+import { ValidationError, validationIssue } from '../errors/validation-error.js';
+
+const MAX_LISTED_VALUES = 8;
+
+function describe(value: unknown): string {
+  const text = typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+function messageOf(issue: z.core.$ZodIssue): string {
+  const received = 'input' in issue && issue.input !== undefined ? `; got ${describe(issue.input)}` : '';
+  if (issue.code === 'invalid_value' && issue.values.length > MAX_LISTED_VALUES) {
+    const examples = issue.values.slice(0, 3).map(describe).join(', ');
+    return `Expected one of ${issue.values.length} allowed values, spelled exactly (for example ${examples})${received}`;
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `Required (${issue.expected})`;
+  if (issue.code === 'unrecognized_keys') return issue.message;
+  return `${issue.message}${issue.code === 'invalid_value' || issue.code === 'custom' ? received : ''}`;
+}
+
+/** Turns a zod error into a {@link ValidationError} that lists every issue with its field path. */
+export function toValidationError(subject: string, error: z.ZodError): ValidationError {
+  return new ValidationError(
+    subject,
+    error.issues.map((issue) =>
+      validationIssue(
+        issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment)),
+        messageOf(issue),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,20 @@
+/**
+ * Decides when a request of one API key may start. The client asks it before every attempt.
+ *
+ * The default is an in-process limiter ({@link createProcessRateLimiter}) shared by every `ServiceClient`
+ * of the process. A limiter shared across processes (for example one backed by Redis) implements this
+ * same interface and is passed as the client's `rateLimiter` option.
+ */
+export interface RateLimiter {
+  /**
+   * Resolves when a request identified by `keyId` may start. `keyId` is a hash of the API key, never the key.
+   * Rejects with `signal.reason` as soon as `signal` aborts while waiting; the turn then passes to the next caller.
+   */
+  acquire(keyId: string, signal?: AbortSignal): Promise<void>;
+}
+
+/** Computes the identifier of an API key for a {@link RateLimiter}: the hex SHA-256 of the key. */
+export async function rateLimitKeyId(apiKey: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(apiKey));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'tsup';
+
+const pkg = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
+
+// One entry per public subpath of the `exports` map.
+const entry = {
+  index: 'src/index.ts',
+};
+
+const shared = {
+  entry,
+  target: 'node22',
+  sourcemap: true,
+  tsconfig: 'tsconfig.build.json',
+  define: { __SDK_VERSION__: JSON.stringify(pkg.version) },
+} as const;
+
+export default defineConfig([
+  // ESM: dependencies stay external and are resolved by the consumer.
+  { ...shared, format: 'esm', dts: true, clean: true },
+  // CJS: ky and p-throttle are ESM-only, so they are bundled into the CJS build
+  // (leaving ky external breaks with `import_ky.default.create is not a function`).
+  { ...shared, format: 'cjs', dts: true, noExternal: ['ky', 'p-throttle'] },
+]);
