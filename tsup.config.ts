@@ -18,7 +18,7 @@ const shared = {
 
 export default defineConfig([
   // ESM: dependencies stay external and are resolved by the consumer.
-  { ...shared, format: 'esm', dts: true, clean: true },
+  { ...shared, format: 'esm', dts: true },
   // CJS: ky and p-throttle are ESM-only, so they are bundled into the CJS build
   // (leaving ky external breaks with `import_ky.default.create is not a function`).
   { ...shared, format: 'cjs', dts: true, noExternal: ['ky', 'p-throttle'] },

@@ -1,0 +1,63 @@
+// Tests the package as users get it: build, pack, install the tarball into a scratch consumer project,
+// use it there with both `import` and `require`, then run @arethetypeswrong/cli and publint on it.
+// Fails (exit 1) on any problem. Run with `npm run test:package`.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const run = (cmd, args, cwd = root) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+const step = (title) => console.log(`\n== ${title}`);
+
+const scratch = mkdtempSync(join(tmpdir(), 'invoicing-sdk-consumer-'));
+let failed = false;
+try {
+  step('build');
+  run(npm, ['run', 'build', '--silent']);
+
+  step('pack');
+  const packed = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', scratch]));
+  const tarball = join(scratch, packed[0].filename);
+  console.log(`${packed[0].filename}: ${packed[0].entryCount} files, ${packed[0].size} bytes`);
+  const files = packed[0].files.map((f) => f.path);
+  const stray = files.filter((f) => !/^(dist\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(f));
+  if (stray.length) throw new Error(`unexpected files in the tarball: ${stray.join(', ')}`);
+
+  step('install the tarball into a scratch consumer');
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
+  run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', tarball], scratch);
+
+  const consumerChecks = readFileSync(new URL('./consumer-checks.mjs', import.meta.url), 'utf8');
+  for (const [format, file] of [
+    ['esm', 'check.mjs'],
+    ['cjs', 'check.cjs'],
+  ]) {
+    step(`use it with ${format === 'esm' ? 'import' : 'require'}`);
+    const load =
+      format === 'esm'
+        ? "const sdk = await import('invoicing-service-sdk');"
+        : "const sdk = require('invoicing-service-sdk');";
+    const body = consumerChecks.replace('/* LOAD */', load);
+    writeFileSync(join(scratch, file), format === 'esm' ? body : `(async () => {\n${body}\n})().catch((e) => { console.error(e); process.exit(1); });`);
+    console.log(run(process.execPath, [file], scratch).trim());
+  }
+
+  step('@arethetypeswrong/cli');
+  console.log(run('npx', ['--no-install', 'attw', '--pack', '.', '--format', 'ascii']).trim());
+
+  step('publint');
+  const lint = run('npx', ['--no-install', 'publint', '--strict']).trim();
+  console.log(lint);
+  if (!/All good/i.test(lint)) throw new Error('publint reported problems');
+} catch (error) {
+  failed = true;
+  console.error(`\ntest:package FAILED: ${error.message}`);
+  if (error.stdout) console.error(String(error.stdout));
+  if (error.stderr) console.error(String(error.stderr));
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+if (failed) process.exit(1);
+console.log('\npackage: 4 passed, 0 failed');

@@ -1,0 +1,122 @@
+import { inspect } from 'node:util';
+import { HttpResponse, http } from 'msw';
+import { SDK_VERSION, ServiceClient } from 'invoicing-service-sdk';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { recordingFetch } from '../helpers/fake-fetch.js';
+import { freshKey, validModel } from '../helpers/model.js';
+import { BASE_URL, useMswServer } from '../helpers/msw.js';
+
+const server = useMswServer();
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
+});
+
+describe('new ServiceClient(options)', () => {
+  it('reads the API key and base URL from SERVICE_API_KEY and SERVICE_BASE_URL', async () => {
+    const key = freshKey('env');
+    vi.stubEnv('SERVICE_API_KEY', key);
+    vi.stubEnv('SERVICE_BASE_URL', 'https://env.example/api/partner/');
+    const { fetch, calls } = recordingFetch();
+    const client = new ServiceClient({ fetch });
+    await client.createEwayBill('doc', validModel());
+    expect(calls[0]?.url).toBe('https://env.example/api/partner/v2/ewaybill/doc');
+    expect(calls[0]?.headers.get('authorization')).toBe(`Bearer ${key}`);
+  });
+
+  it('throws a TypeError naming the apiKey option and SERVICE_API_KEY when the key is missing', () => {
+    vi.stubEnv('SERVICE_API_KEY', '');
+    expect(() => new ServiceClient({ baseUrl: BASE_URL })).toThrow(TypeError);
+    expect(() => new ServiceClient({ baseUrl: BASE_URL })).toThrow(/apiKey option.*SERVICE_API_KEY/);
+  });
+
+  it('throws a TypeError naming the baseUrl option and SERVICE_BASE_URL when the base URL is missing', () => {
+    vi.stubEnv('SERVICE_BASE_URL', '');
+    expect(() => new ServiceClient({ apiKey: freshKey() })).toThrow(/baseUrl option.*SERVICE_BASE_URL/);
+  });
+
+  it.each([
+    ['not a url', /absolute http\(s\) URL/],
+    ['ftp://host/api', /https/],
+    ['https://host/api?x=1', /query/],
+    ['https://user:pw@host/api', /credentials/],
+  ])('rejects the base URL %j with a TypeError', (baseUrl, message) => {
+    expect(() => new ServiceClient({ apiKey: freshKey(), baseUrl })).toThrow(message);
+  });
+
+  it.each([
+    [{ timeout: 0 }, /timeout/],
+    [{ timeout: Number.NaN }, /timeout/],
+    [{ maxRetries: -1 }, /maxRetries/],
+    [{ maxRetries: 1.5 }, /maxRetries/],
+    [{ apiKey: 'has space' }, /whitespace/],
+  ])('rejects the option %o with a TypeError that names it', (option, message) => {
+    expect(() => new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, ...option })).toThrow(message);
+  });
+
+  it('works the same with and without a trailing slash on the base URL', async () => {
+    const { fetch, calls } = recordingFetch();
+    await new ServiceClient({ apiKey: freshKey(), baseUrl: `${BASE_URL}/`, fetch }).createEwayBill('a', validModel());
+    await new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, fetch }).createEwayBill('a', validModel());
+    expect(calls.map((c) => c.url)).toEqual([`${BASE_URL}/v2/ewaybill/a`, `${BASE_URL}/v2/ewaybill/a`]);
+  });
+
+  it('never shows the API key in JSON.stringify or util.inspect output', () => {
+    const key = freshKey('secret');
+    const client = new ServiceClient({ apiKey: key, baseUrl: BASE_URL });
+    expect(JSON.stringify(client)).not.toContain(key);
+    expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(key);
+    expect(JSON.stringify(client)).toContain('[redacted]');
+  });
+
+  it('refuses to start in a browser unless dangerouslyAllowBrowser is set', () => {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+    expect(() => new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL })).toThrow(/browser/);
+    expect(() => new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, dangerouslyAllowBrowser: true })).not.toThrow();
+  });
+});
+
+describe('client.createEwayBill(docHashId, model)', () => {
+  it('POSTs the model as JSON to {baseUrl}/v2/ewaybill/{docHashId} with the spec headers', async () => {
+    const key = freshKey();
+    let seen: Request | undefined;
+    let body: unknown;
+    server.use(
+      http.post(`${BASE_URL}/v2/ewaybill/:id`, async ({ request }) => {
+        seen = request.clone();
+        body = await request.json();
+        return HttpResponse.json({ success: true, message: 'E-way bill generated' });
+      }),
+    );
+    const client = new ServiceClient({ apiKey: key, baseUrl: BASE_URL, headers: { 'X-Partner': 'erp-1', Authorization: 'Bearer other' } });
+    const result = await client.createEwayBill('inv_123', validModel());
+    expect(result).toEqual({ success: true, message: 'E-way bill generated' });
+    expect(body).toEqual(validModel());
+    expect(seen?.headers.get('authorization')).toBe(`Bearer ${key}`);
+    expect(seen?.headers.get('content-type')).toBe('application/json');
+    expect(seen?.headers.get('accept')).toBe('application/json');
+    expect(seen?.headers.get('user-agent')).toBe(`invoicing-service-sdk/${SDK_VERSION} node/${process.versions.node}`);
+    expect(seen?.headers.get('x-partner')).toBe('erp-1');
+  });
+
+  it.each([
+    ['a/b', 'a%2Fb'],
+    ['a b?c#d', 'a%20b%3Fc%23d'],
+    ['%2F', '%252F'],
+    ['हैश', '%E0%A4%B9%E0%A5%88%E0%A4%B6'],
+  ])('sends the docHashId %j as one path segment', async (docHashId, segment) => {
+    const { fetch, calls } = recordingFetch();
+    await new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, fetch }).createEwayBill(docHashId, validModel());
+    expect(calls[0]?.url).toBe(`${BASE_URL}/v2/ewaybill/${segment}`);
+  });
+
+  it('resolves with an empty message when the success answer has none', async () => {
+    const { fetch } = recordingFetch(Response.json({ success: true }));
+    await expect(new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, fetch }).createEwayBill('a', validModel())).resolves.toEqual({
+      success: true,
+      message: '',
+    });
+  });
+});

@@ -1,0 +1,156 @@
+import {
+  COUNTRIES,
+  type EwayBillModel,
+  EwayBillModelSchema,
+  type RateLimiter,
+  STATES,
+  ServiceClient,
+  ValidationError,
+  isServiceDate,
+  formatServiceDate,
+} from 'invoicing-service-sdk';
+import { describe, expect, it } from 'vitest';
+import { recordingFetch } from '../helpers/fake-fetch.js';
+import { freshKey, validModel } from '../helpers/model.js';
+
+/** A client whose fetch and rate limiter record use, to prove nothing is sent and no slot is taken. */
+function spiedClient() {
+  const { fetch, calls } = recordingFetch();
+  const acquired: string[] = [];
+  const rateLimiter: RateLimiter = { acquire: async (id) => void acquired.push(id) };
+  return { client: new ServiceClient({ apiKey: freshKey(), baseUrl: 'https://s.test/api', fetch, rateLimiter }), calls, acquired };
+}
+
+async function validationErrorOf(model: unknown, docHashId = 'doc'): Promise<ValidationError> {
+  const { client, calls, acquired } = spiedClient();
+  const error = await client.createEwayBill(docHashId, model as EwayBillModel).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ValidationError);
+  expect(calls).toHaveLength(0);
+  expect(acquired).toHaveLength(0);
+  return error as ValidationError;
+}
+
+const fields = (error: ValidationError) => error.issues.map((issue) => issue.field);
+
+describe('local validation before any request', () => {
+  it('accepts a model that follows the spec, and sends it', async () => {
+    const { client, calls, acquired } = spiedClient();
+    await client.createEwayBill('doc', validModel());
+    expect(calls).toHaveLength(1);
+    expect(acquired).toHaveLength(1);
+  });
+
+  it('lists every missing required field with its path, and sends nothing', async () => {
+    const { supply_type, transport_mode, dispatch_to, ...rest } = validModel();
+    const { city, ...address } = dispatch_to;
+    const error = await validationErrorOf({ ...rest, dispatch_to: address });
+    expect(fields(error).sort()).toEqual(['dispatch_to.city', 'supply_type', 'transport_mode']);
+    expect(error.message).toMatch(/^Invalid e-way bill model: 3 problems\n/);
+    expect(error.message).toContain('dispatch_to.city: Required');
+    expect(error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it.each([
+    ['supply_type', { supply_type: 'outward' }],
+    ['sub_supply_type', { sub_supply_type: 'Job work' }],
+    ['transport_mode', { transport_mode: 'road' }],
+    ['vehicle_type', { vehicle_type: 'ODC' }],
+    ['transaction_type', { transaction_type: 'Bill To Ship To' }],
+  ])('rejects a value outside the list of %s and shows what it got', async (field, patch) => {
+    const error = await validationErrorOf({ ...validModel(), ...patch });
+    expect(fields(error)).toEqual([field]);
+    expect(error.issues[0]?.message).toContain(`got '${Object.values(patch)[0]}'`);
+  });
+
+  it("rejects 'Delhi' for 'DELHI' and 'USA' for 'United States', with a short message", async () => {
+    const model = validModel();
+    const error = await validationErrorOf({
+      ...model,
+      dispatch_from: { ...model.dispatch_from, state: 'Delhi' },
+      dispatch_to: { ...model.dispatch_to, state: 'OTHER TERRITORY', country: 'USA' },
+    });
+    expect(fields(error)).toEqual(['dispatch_from.state', 'dispatch_to.country']);
+    expect(error.issues[0]?.message).toMatch(/^Expected one of 39 allowed values, spelled exactly .*; got 'Delhi'$/);
+    expect(error.issues[1]?.message).toMatch(/^Expected one of 194 allowed values/);
+  });
+
+  it.each([-1, 1_000_000, 1.5, '12', Number.NaN])('rejects addr_id %j (an integer from 0 to 999999 is required)', async (addrId) => {
+    const model = validModel();
+    const error = await validationErrorOf({ ...model, dispatch_from: { ...model.dispatch_from, addr_id: addrId } });
+    expect(fields(error)).toEqual(['dispatch_from.addr_id']);
+  });
+
+  it.each([0, 999_999])('accepts addr_id %i at the edge of the range', async (addrId) => {
+    const model = validModel();
+    expect(EwayBillModelSchema.safeParse({ ...model, dispatch_from: { ...model.dispatch_from, addr_id: addrId } }).success).toBe(true);
+  });
+
+  it.each(['31-02-2026', '29-02-2025', '2026-11-21', '1-1-2026', '00-01-2026', '21/11/2026', ''])(
+    'rejects transporter_doc_date %j (a real DD-MM-YYYY date is required)',
+    async (date) => {
+      const error = await validationErrorOf({ ...validModel(), transporter_doc_date: date });
+      expect(fields(error)).toEqual(['transporter_doc_date']);
+      expect(error.issues[0]?.message).toMatch(/DD-MM-YYYY/);
+    },
+  );
+
+  it.each(['Bill To - Ship To', 'Combination of 2 and 3'])('requires ship_to_gstin when transaction_type is %j', async (type) => {
+    const error = await validationErrorOf({ ...validModel(), transaction_type: type });
+    expect(fields(error)).toEqual(['ship_to_gstin']);
+    expect(error.issues[0]?.message).toMatch(/Required when transaction_type is/);
+  });
+
+  it("does not require ship_to_gstin for 'Regular' or 'Bill From - Dispatch From'", () => {
+    for (const type of ['Regular', 'Bill From - Dispatch From'] as const) {
+      expect(EwayBillModelSchema.safeParse({ ...validModel(), transaction_type: type }).success).toBe(true);
+    }
+  });
+
+  it('reports a misspelt field name instead of dropping it silently', async () => {
+    const error = await validationErrorOf({ ...validModel(), vehicle_no: 'MH12AB1234' });
+    expect(error.issues[0]?.message).toMatch(/vehicle_no/);
+  });
+
+  it.each([
+    ['', /must not be empty/],
+    ['   ', /must not be empty/],
+    ['..', /cannot be/],
+    [null, /must be a string; got null/],
+    [42, /must be a string; got number/],
+  ])('rejects the docHashId %j and sends nothing', async (docHashId, message) => {
+    const error = await validationErrorOf(validModel(), docHashId as string);
+    expect(fields(error)).toEqual(['docHashId']);
+    expect(error.message).toMatch(message);
+  });
+
+  it('rejects a model that is not an object', async () => {
+    const error = await validationErrorOf(null);
+    expect(fields(error)).toEqual(['(root)']);
+  });
+});
+
+describe('the spec lists', () => {
+  it('hold every state and country of the spec, spelled exactly', () => {
+    expect(STATES).toHaveLength(39);
+    expect(STATES).toContain('LADAKH(NEWLYADDED)');
+    expect(STATES).toContain('LADAKH(NEWLY ADDED)');
+    expect(STATES).toContain('ANDHRAPRADESH(BEFOREADDED)');
+    expect(STATES).toContain('ANDHRA PRADESH');
+    expect(COUNTRIES).toHaveLength(194);
+    expect(COUNTRIES).toContain('Congo, Democratic Republic of the');
+    expect(new Set(COUNTRIES).size).toBe(194);
+  });
+});
+
+describe('dates', () => {
+  it('checks DD-MM-YYYY calendar dates, leap years included', () => {
+    expect(isServiceDate('29-02-2024')).toBe(true);
+    expect(isServiceDate('29-02-2100')).toBe(false);
+    expect(isServiceDate('31-04-2026')).toBe(false);
+  });
+
+  it('formats a Date as the calendar day in India', () => {
+    expect(formatServiceDate(new Date('2026-11-21T18:29:59Z'))).toBe('21-11-2026');
+    expect(formatServiceDate(new Date('2026-11-21T18:30:00Z'))).toBe('22-11-2026');
+  });
+});
