@@ -1,0 +1,97 @@
+import type {
+  Country,
+  EwayBillAddress,
+  EwayBillModel,
+  State,
+  SubSupplyType,
+  SupplyType,
+  TransactionType,
+  TransportMode,
+  VehicleType,
+} from 'invoicing-service-sdk';
+import { EwayBillModelSchema, ServiceClient } from 'invoicing-service-sdk';
+import { describe, expectTypeOf, it } from 'vitest';
+
+const address: EwayBillAddress = {
+  addr_id: 1,
+  address_line1: '1 Main Road',
+  address_line2: '',
+  city: 'Delhi',
+  state: 'DELHI',
+  country: 'India',
+  pincode: '110001',
+};
+
+const base = {
+  supply_type: 'Outward',
+  sub_supply_type: 'Supply',
+  transporter_doc_date: '21-11-2026',
+  transport_mode: 'Road',
+  dispatch_from: address,
+  dispatch_to: address,
+} as const;
+
+describe('the spec unions', () => {
+  it('are exact string-literal unions', () => {
+    expectTypeOf<SupplyType>().toEqualTypeOf<'Outward' | 'Inward'>();
+    expectTypeOf<TransportMode>().toEqualTypeOf<'Road' | 'Rail' | 'Air' | 'Ship or Ship Cum Road/Rail'>();
+    expectTypeOf<VehicleType>().toEqualTypeOf<'Regular' | 'Over Dimensional Cargo'>();
+    expectTypeOf<TransactionType>().toEqualTypeOf<
+      'Regular' | 'Bill To - Ship To' | 'Bill From - Dispatch From' | 'Combination of 2 and 3'
+    >();
+    expectTypeOf<'SKD/CKD/Lots'>().toExtend<SubSupplyType>();
+    expectTypeOf<'LADAKH(NEWLY ADDED)'>().toExtend<State>();
+    expectTypeOf<'Congo, Republic of the'>().toExtend<Country>();
+  });
+
+  it('reject wrong spellings', () => {
+    // @ts-expect-error: the spec spells it 'DELHI'
+    const state: State = 'Delhi';
+    // @ts-expect-error: the spec spells it 'United States'
+    const country: Country = 'USA';
+    // @ts-expect-error: the spec spells it 'Road'
+    const mode: TransportMode = 'road';
+    expectTypeOf(state).toBeString();
+    expectTypeOf(country).toBeString();
+    expectTypeOf(mode).toBeString();
+  });
+
+  it('reject a string addr_id', () => {
+    // @ts-expect-error: addr_id is a number
+    const bad: EwayBillAddress = { ...address, addr_id: '1' };
+    expectTypeOf(bad.addr_id).toBeNumber();
+  });
+});
+
+describe('the conditional ship_to_gstin', () => {
+  it('is required for Bill To - Ship To and Combination of 2 and 3', () => {
+    // @ts-expect-error: ship_to_gstin is required for 'Bill To - Ship To'
+    const a: EwayBillModel = { ...base, transaction_type: 'Bill To - Ship To' };
+    // @ts-expect-error: ship_to_gstin is required for 'Combination of 2 and 3'
+    const b: EwayBillModel = { ...base, transaction_type: 'Combination of 2 and 3' };
+    const ok: EwayBillModel = { ...base, transaction_type: 'Bill To - Ship To', ship_to_gstin: 'URP' };
+    expectTypeOf(a).toEqualTypeOf(b);
+    expectTypeOf(ok).toExtend<EwayBillModel>();
+  });
+
+  it('is optional otherwise', () => {
+    const regular: EwayBillModel = { ...base, transaction_type: 'Regular' };
+    const none: EwayBillModel = { ...base };
+    expectTypeOf(regular).toExtend<EwayBillModel>();
+    expectTypeOf(none).toExtend<EwayBillModel>();
+  });
+});
+
+describe('the client and schema types', () => {
+  it('createEwayBill takes an EwayBillModel and resolves to the success answer', () => {
+    expectTypeOf<ServiceClient['createEwayBill']>().parameter(1).toEqualTypeOf<EwayBillModel>();
+    expectTypeOf<ReturnType<ServiceClient['createEwayBill']>>().resolves.toEqualTypeOf<{
+      readonly success: true;
+      readonly message: string;
+    }>();
+  });
+
+  it('the schema parses to an EwayBillModel', () => {
+    expectTypeOf(EwayBillModelSchema.parse(base)).toEqualTypeOf<EwayBillModel>();
+  });
+});
