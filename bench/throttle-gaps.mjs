@@ -4,8 +4,23 @@ import { ServiceClient } from '../dist/index.js';
 
 const KEYS = Number(process.env.KEYS ?? 10);
 const CALLS = Number(process.env.CALLS ?? 8);
-const address = { addr_id: 1, address_line1: 'a', address_line2: '', city: 'Pune', state: 'MAHARASHTRA', country: 'India', pincode: '411001' };
-const model = { supply_type: 'Outward', sub_supply_type: 'Supply', transporter_doc_date: '21-11-2026', transport_mode: 'Road', dispatch_from: address, dispatch_to: address };
+const address = {
+  addr_id: 1,
+  address_line1: 'a',
+  address_line2: '',
+  city: 'Pune',
+  state: 'MAHARASHTRA',
+  country: 'India',
+  pincode: '411001',
+};
+const model = {
+  supply_type: 'Outward',
+  sub_supply_type: 'Supply',
+  transporter_doc_date: '21-11-2026',
+  transport_mode: 'Road',
+  dispatch_from: address,
+  dispatch_to: address,
+};
 
 const starts = new Map();
 const fetch = async (input, init) => {
@@ -28,6 +43,8 @@ const allGaps = [...starts.values()].flatMap((s) => s.slice(1).map((t, i) => t -
 allGaps.sort((a, b) => a - b);
 const pct = (p) => allGaps[Math.min(allGaps.length - 1, Math.floor((p / 100) * allGaps.length))];
 console.log(`throttle: ${KEYS} keys x ${CALLS} calls fired at once, ${allGaps.length} gaps`);
-console.log(`  gap min ${allGaps[0].toFixed(1)} ms, p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms, max ${allGaps.at(-1).toFixed(1)} ms`);
+console.log(
+  `  gap min ${allGaps[0].toFixed(1)} ms, p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms, max ${allGaps.at(-1).toFixed(1)} ms`,
+);
 console.log(`  gaps below 1000 ms: ${allGaps.filter((g) => g < 1000).length}`);
 console.log(`  wall ${(wall / 1000).toFixed(2)} s (ideal ${(CALLS - 1).toFixed(0)} s)`);

@@ -31,21 +31,53 @@ const server = http.createServer((req, res) => {
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const key = `consumer-secret-key-${Math.random()}`;
 try {
-  const client = new sdk.ServiceClient({ apiKey: key, baseUrl: `http://127.0.0.1:${server.address().port}/api/partner/` });
-  assert(!util.inspect(client, { depth: 10 }).includes(key) && !JSON.stringify(client).includes(key), 'the key is not printed');
-  const address = { addr_id: 1, address_line1: 'a', address_line2: '', city: 'Pune', state: 'MAHARASHTRA', country: 'India', pincode: '411001' };
-  const model = { supply_type: 'Outward', sub_supply_type: 'Supply', transporter_doc_date: '21-11-2026', transport_mode: 'Road', dispatch_from: address, dispatch_to: address };
+  const client = new sdk.ServiceClient({
+    apiKey: key,
+    baseUrl: `http://127.0.0.1:${server.address().port}/api/partner/`,
+  });
+  assert(
+    !util.inspect(client, { depth: 10 }).includes(key) && !JSON.stringify(client).includes(key),
+    'the key is not printed',
+  );
+  const address = {
+    addr_id: 1,
+    address_line1: 'a',
+    address_line2: '',
+    city: 'Pune',
+    state: 'MAHARASHTRA',
+    country: 'India',
+    pincode: '411001',
+  };
+  const model = {
+    supply_type: 'Outward',
+    sub_supply_type: 'Supply',
+    transporter_doc_date: '21-11-2026',
+    transport_mode: 'Road',
+    dispatch_from: address,
+    dispatch_to: address,
+  };
   const result = await client.createEwayBill('doc-1', model);
   assert(result.success === true && result.message === 'E-way bill generated', 'createEwayBill resolves to the answer');
 
   const portal = await client.createEwayBill('doc-1', model).catch((error) => error);
-  assert(portal instanceof sdk.PortalError && portal instanceof sdk.ApiError && portal instanceof sdk.ServiceError, 'instanceof works');
+  assert(
+    portal instanceof sdk.PortalError && portal instanceof sdk.ApiError && portal instanceof sdk.ServiceError,
+    'instanceof works',
+  );
   assert(portal.code === 'PORTAL_ERROR' && portal.portalCode === 604, 'PortalError carries its code');
-  assert(!util.inspect(portal, { depth: 10 }).includes(key) && !JSON.stringify(portal).includes(key), 'errors do not print the key');
+  assert(
+    !util.inspect(portal, { depth: 10 }).includes(key) && !JSON.stringify(portal).includes(key),
+    'errors do not print the key',
+  );
 
   const invalid = await client.createEwayBill('doc-1', { ...model, transport_mode: 'road' }).catch((error) => error);
-  assert(invalid instanceof sdk.ValidationError && invalid.issues[0].field === 'transport_mode', 'ValidationError names the field');
+  assert(
+    invalid instanceof sdk.ValidationError && invalid.issues[0].field === 'transport_mode',
+    'ValidationError names the field',
+  );
 } finally {
   server.close();
 }
-console.log(`ok: ${typeof require === 'function' ? 'require' : 'import'} works (ServiceClient, errors, validation, no key in output)`);
+console.log(
+  `ok: ${typeof require === 'function' ? 'require' : 'import'} works (ServiceClient, errors, validation, no key in output)`,
+);

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const run = (cmd, args, cwd = root) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+const run = (cmd, args, cwd = root) =>
+  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
 const step = (title) => console.log(`\n== ${title}`);
 
 const scratch = mkdtempSync(join(tmpdir(), 'invoicing-sdk-consumer-'));
@@ -40,7 +41,10 @@ try {
         ? "const sdk = await import('invoicing-service-sdk');"
         : "const sdk = require('invoicing-service-sdk');";
     const body = consumerChecks.replace('/* LOAD */', load);
-    writeFileSync(join(scratch, file), format === 'esm' ? body : `(async () => {\n${body}\n})().catch((e) => { console.error(e); process.exit(1); });`);
+    writeFileSync(
+      join(scratch, file),
+      format === 'esm' ? body : `(async () => {\n${body}\n})().catch((e) => { console.error(e); process.exit(1); });`,
+    );
     console.log(run(process.execPath, [file], scratch).trim());
   }
 

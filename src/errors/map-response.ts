@@ -59,7 +59,7 @@ function envelopeOf(json: unknown): { errorCode?: string; message?: string; erro
   };
 }
 
-function describeStatus(answer: AnswerInfo): string {
+function describeStatus(answer: AnswerInfo, errorCode: string | undefined): string {
   if (answer.json === undefined) {
     const text = excerpt(answer.bodyText);
     const type = answer.headers.get('content-type') ?? 'no content type';
@@ -67,7 +67,8 @@ function describeStatus(answer: AnswerInfo): string {
       ? `The service answered HTTP ${answer.status} with an empty body`
       : `The service answered HTTP ${answer.status} with a body that is not JSON (${type}): ${text}`;
   }
-  return `The service answered HTTP ${answer.status} without an error message`;
+  const code = errorCode === undefined ? '' : ` (error_code ${errorCode})`;
+  return `The service answered HTTP ${answer.status}${code} without an error message`;
 }
 
 /**
@@ -79,7 +80,7 @@ export const mapErrorAnswer: ErrorMapper = (answer) => {
   const init: ApiErrorInit = {
     status: answer.status,
     errorCode: envelope.errorCode,
-    message: envelope.message ?? describeStatus(answer),
+    message: envelope.message?.trim() ? envelope.message : describeStatus(answer, envelope.errorCode),
     errors: envelope.errors,
     body: answer.json === undefined ? excerpt(answer.bodyText) : answer.json,
     headers: headersObject(answer.headers),

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
-import { HttpResponse, http } from 'msw';
 import { SDK_VERSION, ServiceClient } from 'invoicing-service-sdk';
+import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordingFetch } from '../helpers/fake-fetch.js';
 import { freshKey, validModel } from '../helpers/model.js';
@@ -74,7 +74,9 @@ describe('new ServiceClient(options)', () => {
     vi.stubGlobal('window', {});
     vi.stubGlobal('document', {});
     expect(() => new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL })).toThrow(/browser/);
-    expect(() => new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, dangerouslyAllowBrowser: true })).not.toThrow();
+    expect(
+      () => new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, dangerouslyAllowBrowser: true }),
+    ).not.toThrow();
   });
 });
 
@@ -90,7 +92,11 @@ describe('client.createEwayBill(docHashId, model)', () => {
         return HttpResponse.json({ success: true, message: 'E-way bill generated' });
       }),
     );
-    const client = new ServiceClient({ apiKey: key, baseUrl: BASE_URL, headers: { 'X-Partner': 'erp-1', Authorization: 'Bearer other' } });
+    const client = new ServiceClient({
+      apiKey: key,
+      baseUrl: BASE_URL,
+      headers: { 'X-Partner': 'erp-1', Authorization: 'Bearer other' },
+    });
     const result = await client.createEwayBill('inv_123', validModel());
     expect(result).toEqual({ success: true, message: 'E-way bill generated' });
     expect(body).toEqual(validModel());
@@ -114,7 +120,9 @@ describe('client.createEwayBill(docHashId, model)', () => {
 
   it('resolves with an empty message when the success answer has none', async () => {
     const { fetch } = recordingFetch(Response.json({ success: true }));
-    await expect(new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, fetch }).createEwayBill('a', validModel())).resolves.toEqual({
+    await expect(
+      new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, fetch }).createEwayBill('a', validModel()),
+    ).resolves.toEqual({
       success: true,
       message: '',
     });

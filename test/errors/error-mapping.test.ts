@@ -5,6 +5,7 @@ import {
   ConnectionError,
   ForbiddenError,
   InvalidHashIdError,
+  isServiceError,
   PortalError,
   RateLimitError,
   ServerError,
@@ -13,7 +14,6 @@ import {
   TimeoutError,
   UnauthorizedError,
   ValidationError,
-  isServiceError,
 } from 'invoicing-service-sdk';
 import { describe, expect, it } from 'vitest';
 import { recordingFetch } from '../helpers/fake-fetch.js';
@@ -79,10 +79,14 @@ describe('error answers map to typed errors', () => {
   });
 
   it('reads Retry-After in seconds and as an HTTP date on a 429', async () => {
-    const seconds = await failureOf(Response.json(envelope('RATE_LIMITED'), { status: 429, headers: { 'retry-after': '120' } }));
+    const seconds = await failureOf(
+      Response.json(envelope('RATE_LIMITED'), { status: 429, headers: { 'retry-after': '120' } }),
+    );
     expect((seconds as RateLimitError).retryAfter).toBe(120);
     const date = new Date(Date.now() + 90_000).toUTCString();
-    const dated = await failureOf(Response.json(envelope('RATE_LIMITED'), { status: 429, headers: { 'retry-after': date } }));
+    const dated = await failureOf(
+      Response.json(envelope('RATE_LIMITED'), { status: 429, headers: { 'retry-after': date } }),
+    );
     expect((dated as RateLimitError).retryAfter).toBeGreaterThanOrEqual(88);
     expect((dated as RateLimitError).retryAfter).toBeLessThanOrEqual(91);
   });
@@ -124,7 +128,11 @@ describe('error answers map to typed errors', () => {
     const error = await failureOf(Response.json(envelope('UNAUTHORIZED'), { status: 401 }), key);
     const outputs = [String(error), JSON.stringify(error), inspect(error, { depth: 10, showHidden: true })];
     for (const output of outputs) expect(output).not.toContain(key);
-    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ name: 'UnauthorizedError', code: 'UNAUTHORIZED', status: 401 });
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({
+      name: 'UnauthorizedError',
+      code: 'UNAUTHORIZED',
+      status: 401,
+    });
   });
 });
 
@@ -144,9 +152,20 @@ describe('the error classes', () => {
 
   it('have stable codes and names', () => {
     expect(
-      [ServiceError, ApiError, UnauthorizedError, ForbiddenError, InvalidHashIdError, PortalError, BadRequestError, RateLimitError, ServerError, ValidationError, ConnectionError, TimeoutError].map(
-        (Class) => Class.code,
-      ),
+      [
+        ServiceError,
+        ApiError,
+        UnauthorizedError,
+        ForbiddenError,
+        InvalidHashIdError,
+        PortalError,
+        BadRequestError,
+        RateLimitError,
+        ServerError,
+        ValidationError,
+        ConnectionError,
+        TimeoutError,
+      ].map((Class) => Class.code),
     ).toEqual([
       'SERVICE_ERROR',
       'API_ERROR',

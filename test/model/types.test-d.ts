@@ -9,7 +9,7 @@ import type {
   TransportMode,
   VehicleType,
 } from 'invoicing-service-sdk';
-import { EwayBillModelSchema, ServiceClient } from 'invoicing-service-sdk';
+import { EwayBillModelSchema, type ServiceClient } from 'invoicing-service-sdk';
 import { describe, expectTypeOf, it } from 'vitest';
 
 const address: EwayBillAddress = {

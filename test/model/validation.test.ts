@@ -2,12 +2,12 @@ import {
   COUNTRIES,
   type EwayBillModel,
   EwayBillModelSchema,
-  type RateLimiter,
-  STATES,
-  ServiceClient,
-  ValidationError,
-  isServiceDate,
   formatServiceDate,
+  isServiceDate,
+  type RateLimiter,
+  ServiceClient,
+  STATES,
+  ValidationError,
 } from 'invoicing-service-sdk';
 import { describe, expect, it } from 'vitest';
 import { recordingFetch } from '../helpers/fake-fetch.js';
@@ -18,7 +18,11 @@ function spiedClient() {
   const { fetch, calls } = recordingFetch();
   const acquired: string[] = [];
   const rateLimiter: RateLimiter = { acquire: async (id) => void acquired.push(id) };
-  return { client: new ServiceClient({ apiKey: freshKey(), baseUrl: 'https://s.test/api', fetch, rateLimiter }), calls, acquired };
+  return {
+    client: new ServiceClient({ apiKey: freshKey(), baseUrl: 'https://s.test/api', fetch, rateLimiter }),
+    calls,
+    acquired,
+  };
 }
 
 async function validationErrorOf(model: unknown, docHashId = 'doc'): Promise<ValidationError> {
@@ -74,15 +78,20 @@ describe('local validation before any request', () => {
     expect(error.issues[1]?.message).toMatch(/^Expected one of 194 allowed values/);
   });
 
-  it.each([-1, 1_000_000, 1.5, '12', Number.NaN])('rejects addr_id %j (an integer from 0 to 999999 is required)', async (addrId) => {
-    const model = validModel();
-    const error = await validationErrorOf({ ...model, dispatch_from: { ...model.dispatch_from, addr_id: addrId } });
-    expect(fields(error)).toEqual(['dispatch_from.addr_id']);
-  });
+  it.each([-1, 1_000_000, 1.5, '12', Number.NaN])(
+    'rejects addr_id %j (an integer from 0 to 999999 is required)',
+    async (addrId) => {
+      const model = validModel();
+      const error = await validationErrorOf({ ...model, dispatch_from: { ...model.dispatch_from, addr_id: addrId } });
+      expect(fields(error)).toEqual(['dispatch_from.addr_id']);
+    },
+  );
 
   it.each([0, 999_999])('accepts addr_id %i at the edge of the range', async (addrId) => {
     const model = validModel();
-    expect(EwayBillModelSchema.safeParse({ ...model, dispatch_from: { ...model.dispatch_from, addr_id: addrId } }).success).toBe(true);
+    expect(
+      EwayBillModelSchema.safeParse({ ...model, dispatch_from: { ...model.dispatch_from, addr_id: addrId } }).success,
+    ).toBe(true);
   });
 
   it.each(['31-02-2026', '29-02-2025', '2026-11-21', '1-1-2026', '00-01-2026', '21/11/2026', ''])(
@@ -94,11 +103,14 @@ describe('local validation before any request', () => {
     },
   );
 
-  it.each(['Bill To - Ship To', 'Combination of 2 and 3'])('requires ship_to_gstin when transaction_type is %j', async (type) => {
-    const error = await validationErrorOf({ ...validModel(), transaction_type: type });
-    expect(fields(error)).toEqual(['ship_to_gstin']);
-    expect(error.issues[0]?.message).toMatch(/Required when transaction_type is/);
-  });
+  it.each(['Bill To - Ship To', 'Combination of 2 and 3'])(
+    'requires ship_to_gstin when transaction_type is %j',
+    async (type) => {
+      const error = await validationErrorOf({ ...validModel(), transaction_type: type });
+      expect(fields(error)).toEqual(['ship_to_gstin']);
+      expect(error.issues[0]?.message).toMatch(/Required when transaction_type is/);
+    },
+  );
 
   it("does not require ship_to_gstin for 'Regular' or 'Bill From - Dispatch From'", () => {
     for (const type of ['Regular', 'Bill From - Dispatch From'] as const) {

@@ -1,4 +1,4 @@
-import { ServiceClient, createProcessRateLimiter } from 'invoicing-service-sdk';
+import { createProcessRateLimiter, ServiceClient } from 'invoicing-service-sdk';
 import { describe, expect, it } from 'vitest';
 import { gaps, recordingFetch } from '../helpers/fake-fetch.js';
 import { freshKey, validModel } from '../helpers/model.js';
@@ -21,7 +21,11 @@ describe('the 1 request/second per-key throttle', () => {
     const { fetch, calls } = recordingFetch();
     const a = new ServiceClient({ apiKey: key, baseUrl: BASE_URL, fetch });
     const b = new ServiceClient({ apiKey: key, baseUrl: `${BASE_URL}/`, fetch });
-    await Promise.all([a.createEwayBill('a1', validModel()), b.createEwayBill('b1', validModel()), a.createEwayBill('a2', validModel())]);
+    await Promise.all([
+      a.createEwayBill('a1', validModel()),
+      b.createEwayBill('b1', validModel()),
+      a.createEwayBill('a2', validModel()),
+    ]);
     expect(calls).toHaveLength(3);
     for (const gap of gaps(calls)) expect(gap).toBeGreaterThanOrEqual(1000);
   });
@@ -64,7 +68,9 @@ describe('the 1 request/second per-key throttle', () => {
   it('rejects at once, without sending, a call whose signal is already aborted', async () => {
     const { fetch, calls } = recordingFetch();
     const client = new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, fetch });
-    const error = await client.createEwayBill('x', validModel(), { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    const error = await client
+      .createEwayBill('x', validModel(), { signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'AbortError' });
     expect(calls).toHaveLength(0);
   });
@@ -78,7 +84,12 @@ describe('the 1 request/second per-key throttle', () => {
       apiKey: key,
       baseUrl: BASE_URL,
       fetch,
-      rateLimiter: { acquire: (id, signal) => (seen.push(id), limiter.acquire(id, signal)) },
+      rateLimiter: {
+        acquire: (id, signal) => {
+          seen.push(id);
+          return limiter.acquire(id, signal);
+        },
+      },
     });
     await client.createEwayBill('doc', validModel());
     const expected = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key))).toString('hex');

@@ -1,0 +1,195 @@
+import {
+  ApiError,
+  BadRequestError,
+  ConnectionError,
+  PortalError,
+  RateLimitError,
+  type RequestOptions,
+  type RetryEvent,
+  ServerError,
+  ServiceClient,
+  type ServiceClientOptions,
+  TimeoutError,
+} from 'invoicing-service-sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Fault,
+  hangUp,
+  json,
+  raw,
+  refusedBaseUrl,
+  resetMidResponse,
+  slow,
+  startFaultServer,
+  truncatedJson,
+} from '../helpers/fault-server.js';
+import { freshKey, validModel } from '../helpers/model.js';
+
+// Every case must end in a typed error, never an unhandled rejection.
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+beforeAll(() => process.on('unhandledRejection', onUnhandled));
+afterAll(() => process.off('unhandledRejection', onUnhandled));
+afterEach(() => expect(unhandled).toEqual([]));
+
+const portal = (code: number) => ({
+  success: false,
+  error_code: `PORTAL_ERROR_${code}`,
+  message: 'rejected',
+  errors: {},
+});
+const rateLimited = { success: false, error_code: 'RATE_LIMITED', message: 'slow down', errors: {} };
+
+async function run(faults: Fault[], options: Partial<ServiceClientOptions> = {}, call: RequestOptions = {}) {
+  const server = await startFaultServer(faults);
+  const retries: RetryEvent[] = [];
+  try {
+    const client = new ServiceClient({
+      apiKey: freshKey('fault'),
+      baseUrl: server.baseUrl,
+      hooks: { onRetry: (e) => retries.push(e) },
+      ...options,
+    });
+    const outcome = await client.createEwayBill('doc_1', validModel(), call).then(
+      (value) => ({ value, error: undefined }),
+      (error: unknown) => ({ value: undefined, error }),
+    );
+    return { ...outcome, posts: server.posts, retries };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('faults where the service may have acted: a typed error, and the POST is never repeated', () => {
+  it('a reset mid-response gives a ConnectionError that may have succeeded', async () => {
+    const { error, posts, retries } = await run([resetMidResponse]);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ mayHaveSucceeded: true, code: 'CONNECTION_ERROR' });
+    expect([posts, retries.length]).toEqual([1, 0]);
+  });
+
+  it('a connection closed without an answer gives a ConnectionError that may have succeeded', async () => {
+    const { error, posts } = await run([hangUp]);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).mayHaveSucceeded).toBe(true);
+    expect(posts).toBe(1);
+  });
+
+  it('a reply slower than the timeout gives a TimeoutError that may have succeeded', async () => {
+    const { error, posts } = await run([slow(5000)], { timeout: 300 });
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ mayHaveSucceeded: true, timeout: 300, code: 'TIMEOUT' });
+    expect(posts).toBe(1);
+  });
+
+  it('a 5xx with an HTML body gives a ServerError with an excerpt', async () => {
+    const { error, posts } = await run([raw(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html')]);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ status: 502, mayHaveSucceeded: true });
+    expect((error as ServerError).message).toContain('502 Bad Gateway');
+    expect(posts).toBe(1);
+  });
+
+  it('truncated JSON gives an ApiError with the status, never a SyntaxError', async () => {
+    const { error, posts } = await run([truncatedJson]);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as ApiError).message).toMatch(/not JSON .*PORTAL_/);
+    expect(posts).toBe(1);
+  });
+
+  it('an empty 200 gives an ApiError that may have succeeded', async () => {
+    const { error, posts } = await run([raw(200, '', 'application/json')]);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 200, mayHaveSucceeded: true });
+    expect(posts).toBe(1);
+  });
+
+  it('success: false in a 200 gives the typed error of its code', async () => {
+    const { error, posts } = await run([json(200, portal(238))]);
+    expect(error).toBeInstanceOf(PortalError);
+    expect(error).toMatchObject({ portalCode: 238, mayHaveSucceeded: false });
+    expect(posts).toBe(1);
+  });
+
+  it('a very large error body is cut to a short excerpt and still typed', async () => {
+    const { error, posts } = await run([raw(500, `<html>${'x'.repeat(8 * 1024 * 1024)}</html>`, 'text/html')]);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(String((error as ServerError).body).length).toBeLessThanOrEqual(301);
+    expect(posts).toBe(1);
+  });
+
+  it('retries after a possible send only when the caller opts in for that call', async () => {
+    const { value, posts, retries } = await run([slow(5000)], { timeout: 300 }, { retryWhenMaybeSent: true });
+    expect(value).toEqual({ success: true, message: 'E-way bill generated' });
+    expect(posts).toBe(2);
+    expect(retries.map((r) => r.reason)).toEqual(['TIMEOUT']);
+  });
+
+  it('an abort in flight rejects with an AbortError carrying the reason', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort('shutting down'), 200);
+    const { error, posts } = await run([slow(5000)], {}, { signal: controller.signal });
+    expect(error).toMatchObject({ name: 'AbortError', cause: 'shutting down' });
+    expect(posts).toBe(1);
+  });
+});
+
+describe('faults where the service certainly did not act: retried automatically', () => {
+  it('connection refused is retried, then gives a ConnectionError that did not succeed', async () => {
+    const retries: RetryEvent[] = [];
+    const client = new ServiceClient({
+      apiKey: freshKey(),
+      baseUrl: await refusedBaseUrl(),
+      maxRetries: 1,
+      hooks: { onRetry: (e) => retries.push(e) },
+    });
+    const error = await client.createEwayBill('doc', validModel()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ mayHaveSucceeded: false });
+    expect((error as Error).message).toContain('ECONNREFUSED');
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ reason: 'CONNECTION_ERROR', attempt: 1 });
+  });
+
+  it('a 429 with Retry-After is retried after that many seconds, then succeeds', async () => {
+    const { value, posts, retries } = await run([json(429, rateLimited, { 'retry-after': '1' })]);
+    expect(value?.success).toBe(true);
+    expect(posts).toBe(2);
+    expect(retries).toEqual([expect.objectContaining({ reason: 'RATE_LIMITED', delayMs: 1000 })]);
+  });
+
+  it('a 429 storm without Retry-After backs off and gives up after maxRetries with a RateLimitError', async () => {
+    const storm = Array.from({ length: 5 }, () => json(429, rateLimited));
+    const { error, posts, retries } = await run(storm, { maxRetries: 2 });
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBeUndefined();
+    expect(posts).toBe(3);
+    expect(retries.map((r) => r.attempt)).toEqual([1, 2]);
+    for (const retry of retries) expect(retry.delayMs).toBeGreaterThan(0);
+  });
+
+  it('a 429 storm with Retry-After honours it on every retry', async () => {
+    const storm = Array.from({ length: 5 }, () => json(429, rateLimited, { 'retry-after': '1' }));
+    const { error, posts, retries } = await run(storm, { maxRetries: 1 });
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(1);
+    expect(posts).toBe(2);
+    expect(retries.map((r) => r.delayMs)).toEqual([1000]);
+  });
+
+  it('does not wait for a Retry-After above 60 s: the RateLimitError comes back at once', async () => {
+    const { error, posts, retries } = await run([json(429, rateLimited, { 'retry-after': '3600' })]);
+    expect(error).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 3600 });
+    expect([posts, retries.length]).toEqual([1, 0]);
+  });
+
+  it('maxRetries per call overrides the client', async () => {
+    const { error, posts } = await run(
+      [json(429, rateLimited), json(429, rateLimited)],
+      { maxRetries: 5 },
+      { maxRetries: 0 },
+    );
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(posts).toBe(1);
+  });
+});
