@@ -5,13 +5,13 @@ import {
   ApiError,
   ConnectionError,
   type EwayBillModel,
+  formatServiceDate,
   PortalError,
   RateLimitError,
   ServiceClient,
   TimeoutError,
   UnauthorizedError,
   ValidationError,
-  formatServiceDate,
 } from 'invoicing-service-sdk';
 
 const client = new ServiceClient(); // reads SERVICE_API_KEY and SERVICE_BASE_URL

@@ -15,12 +15,46 @@ export {
   ServerError,
   UnauthorizedError,
 } from './errors/api-error.js';
-export { PortalError, parsePortalCode } from './errors/portal-error.js';
+export { isAlreadyGenerated, PortalError, parsePortalCode } from './errors/portal-error.js';
 export type { ServiceErrorOptions } from './errors/service-error.js';
 export { isServiceError, ServiceError } from './errors/service-error.js';
 export { ConnectionError, TimeoutError } from './errors/transport-errors.js';
 export type { ValidationIssue } from './errors/validation-error.js';
 export { ValidationError } from './errors/validation-error.js';
+export type {
+  GstinCheck,
+  GstinProblem,
+  GstStateCode,
+  ParsedGstin,
+  PortalErrorCategory,
+  PortalErrorDescription,
+  PreflightFinding,
+  PreflightMode,
+  PreflightRule,
+  TransporterIdCheck,
+  TransporterIdKind,
+} from './gst/index.js';
+export {
+  checkGstin,
+  checkTransporterId,
+  describePortalError,
+  gstinCheckCharacter,
+  isValidGstin,
+  isValidTransporterId,
+  isValidVehicleNumber,
+  normalizeVehicleNumber,
+  PORTAL_ERROR_CATEGORIES,
+  PORTAL_ERROR_CATEGORY_MEANINGS,
+  PREFLIGHT_MODES,
+  PREFLIGHT_RULES,
+  parseGstin,
+  preflightError,
+  preflightEwayBill,
+  STATE_CODES,
+  stateCode,
+  stateFromCode,
+  stateFromGstin,
+} from './gst/index.js';
 export type { Country } from './model/countries.js';
 export { COUNTRIES } from './model/countries.js';
 export { formatServiceDate, isServiceDate } from './model/date.js';

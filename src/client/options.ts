@@ -1,3 +1,4 @@
+import { PREFLIGHT_MODES, type PreflightFinding, type PreflightMode } from '../gst/preflight.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import type { ClientHooks, Logger } from './events.js';
 import { isBrowserLike, readEnv } from './runtime.js';
@@ -41,6 +42,16 @@ export interface ServiceClientOptions {
   /** Typed callbacks for request start, retries and responses, for metrics and tracing. */
   hooks?: ClientHooks | undefined;
   /**
+   * Checks the portal's well-known rules (export addresses, PIN codes, transporter id, vehicle number...) before
+   * sending, to save a round trip and a rate-limit slot. The service's spec does not state these rules, so by default
+   * findings only warn: `'warn'` reports them to `onWarning` (or the logger) and still sends; `'strict'` throws a
+   * `ValidationError` and sends nothing; `'off'` skips the check.
+   * @default 'warn'
+   */
+  preflight?: PreflightMode | undefined;
+  /** Receives each preflight finding in `'warn'` mode. Without it, findings go to `logger.warn`. */
+  onWarning?: ((finding: PreflightFinding) => void) | undefined;
+  /**
    * The API key grants full access to the company's data and belongs on servers only, so the client refuses to
    * start in a browser. Set this to `true` only if you understand that every visitor can read the key.
    * @default false
@@ -73,6 +84,8 @@ export interface ResolvedOptions {
   readonly headers: Readonly<Record<string, string>>;
   readonly logger: Logger | undefined;
   readonly hooks: ClientHooks;
+  readonly preflight: PreflightMode;
+  readonly onWarning: ((finding: PreflightFinding) => void) | undefined;
 }
 
 export const DEFAULT_TIMEOUT = 30_000;
@@ -140,8 +153,18 @@ export function resolveOptions(options: ServiceClientOptions): { apiKey: string;
       "Missing base URL: pass the baseUrl option or set the SERVICE_BASE_URL environment variable (for example 'https://host/api/partner').",
     );
   }
-  if (options.fetch !== undefined && typeof options.fetch !== 'function')
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new TypeError('fetch must be a function');
+  }
+  const preflight = options.preflight ?? 'warn';
+  if (!(PREFLIGHT_MODES as readonly string[]).includes(preflight)) {
+    throw new TypeError(
+      `preflight must be one of ${PREFLIGHT_MODES.map((m) => `'${m}'`).join(', ')}; got ${String(preflight)}`,
+    );
+  }
+  if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
+    throw new TypeError('onWarning must be a function');
+  }
   const resolved: ResolvedOptions = Object.freeze({
     baseUrl: normaliseBaseUrl(baseUrl.trim()),
     timeout: resolveTimeout(options.timeout, DEFAULT_TIMEOUT, 'timeout'),
@@ -150,6 +173,8 @@ export function resolveOptions(options: ServiceClientOptions): { apiKey: string;
     headers: Object.freeze({ ...(options.headers ?? {}) }),
     logger: options.logger,
     hooks: Object.freeze({ ...(options.hooks ?? {}) }),
+    preflight,
+    onWarning: options.onWarning,
   });
   return { apiKey: apiKey.trim(), resolved };
 }

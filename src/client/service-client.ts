@@ -3,6 +3,7 @@ import { ApiError, type RequestSummary } from '../errors/api-error.js';
 import { type AnswerInfo, type ErrorMapper, mapErrorAnswer } from '../errors/map-response.js';
 import { ServiceError } from '../errors/service-error.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
+import { preflightError, preflightEwayBill } from '../gst/preflight.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { toValidationError } from '../model/validate.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
@@ -83,7 +84,8 @@ export class ServiceClient {
    *
    * @param docHashId The `hash_id` of the document, sent as one path segment.
    * @param model The e-way bill's details.
-   * @throws {ValidationError} the model or docHashId breaks the spec (nothing was sent).
+   * @throws {ValidationError} the model or docHashId breaks the spec, or (with `preflight: 'strict'`) the portal's
+   *   well-known rules; nothing was sent.
    * @throws {UnauthorizedError | ForbiddenError | InvalidHashIdError | PortalError | BadRequestError | RateLimitError | ServerError | ApiError}
    *   the service answered with an error.
    * @throws {TimeoutError | ConnectionError} no answer; see `mayHaveSucceeded`.
@@ -99,10 +101,31 @@ export class ServiceClient {
     const segment = checkDocHashId(docHashId);
     const parsed = EwayBillModelSchema.safeParse(model, { reportInput: true });
     if (!parsed.success) throw toValidationError('e-way bill model', parsed.error);
+    this.#preflight(parsed.data);
     const url = `${this.#options.baseUrl}/v2/ewaybill/${segment}`;
     const answer = await this.#send(url, JSON.stringify(parsed.data), options);
     const { message } = answer.json as { message?: unknown };
     return { success: true, message: typeof message === 'string' ? message : '' };
+  }
+
+  /** Runs the portal-rule preflight in the configured mode: nothing, warnings, or a ValidationError. */
+  #preflight(model: EwayBillModel): void {
+    const { preflight, onWarning, logger } = this.#options;
+    if (preflight === 'off') return;
+    const findings = preflightEwayBill(model);
+    if (preflight === 'strict') {
+      const error = preflightError(findings);
+      if (error) throw error;
+      return;
+    }
+    for (const finding of findings) {
+      try {
+        if (onWarning) onWarning(finding);
+        else logger?.warn(`invoicing-service-sdk: preflight: ${finding.field}: ${finding.message}`, { ...finding });
+      } catch {
+        // A failing warning callback must not stop the request.
+      }
+    }
   }
 
   /** Whether an answer is the service's success answer: a 2xx whose JSON body says `success: true`. */

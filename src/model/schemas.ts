@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { shipToGstinProblem } from '../gst/ship-to-gstin.js';
 import { COUNTRIES } from './countries.js';
 import { isServiceDate } from './date.js';
 import {
@@ -33,6 +34,12 @@ export type EwayBillAddress = z.output<typeof EwayBillAddressSchema>;
 
 const optionalText = z.string().optional();
 
+/** `ship_to_gstin`: `'URP'` (an unregistered consignee) or a valid GSTIN, check character included. */
+const ShipToGstinSchema = z.string().superRefine((value, ctx) => {
+  const problem = shipToGstinProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 /** The object part of the model; the cross-field rules are added in {@link EwayBillModelSchema}. */
 const EwayBillModelObjectSchema = z.strictObject({
   supply_type: z.enum(SUPPLY_TYPES),
@@ -45,7 +52,7 @@ const EwayBillModelObjectSchema = z.strictObject({
   transport_mode: z.enum(TRANSPORT_MODES),
   vehicle_type: z.enum(VEHICLE_TYPES).optional(),
   transaction_type: z.enum(TRANSACTION_TYPES).optional(),
-  ship_to_gstin: optionalText,
+  ship_to_gstin: ShipToGstinSchema.optional(),
   sub_supply_type_description: optionalText,
   transporter_id: optionalText,
   transporter_name: optionalText,

@@ -1,0 +1,19 @@
+// The GST domain knowledge of the SDK: GSTIN and transporter id checks, state codes, the portal's error catalogue,
+// and the preflight of the portal's well-known rules.
+
+export { gstinCheckCharacter } from './check-character.js';
+export type { GstinCheck, GstinProblem, ParsedGstin } from './gstin.js';
+export { checkGstin, isValidGstin, parseGstin, stateFromGstin } from './gstin.js';
+export type { PortalErrorDescription } from './portal-catalogue.js';
+export { describePortalError } from './portal-catalogue.js';
+export type { PortalErrorCategory } from './portal-error-codes.js';
+export { PORTAL_ERROR_CATEGORIES, PORTAL_ERROR_CATEGORY_MEANINGS } from './portal-error-codes.js';
+export type { PreflightFinding, PreflightMode } from './preflight.js';
+export { PREFLIGHT_MODES, preflightError, preflightEwayBill } from './preflight.js';
+export type { PreflightRule } from './preflight-rules.js';
+export { PREFLIGHT_RULES } from './preflight-rules.js';
+export type { GstStateCode } from './state-codes.js';
+export { STATE_CODES, stateCode, stateFromCode } from './state-codes.js';
+export type { TransporterIdCheck, TransporterIdKind } from './transporter-id.js';
+export { checkTransporterId, isValidTransporterId } from './transporter-id.js';
+export { isValidVehicleNumber, normalizeVehicleNumber } from './vehicle-number.js';

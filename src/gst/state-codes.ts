@@ -1,0 +1,82 @@
+import type { State } from '../model/states.js';
+
+/**
+ * The two-digit GST state code of every value of `STATES` (the spec's spellings): the code that starts a GSTIN
+ * of that state. Both spellings of Ladakh map to 38. `ANDHRAPRADESH(BEFOREADDED)` is Andhra Pradesh before the 2014
+ * division (28); `ANDHRA PRADESH` is today's state (37). Dadra & Nagar Haveli and Daman & Diu were merged in 2020 into
+ * one territory with code 26 (Daman & Diu's former code 25 is no longer used). `OTHER TERRITORY` is 97.
+ *
+ * This object is the single source: the reverse look-up is derived from it.
+ */
+export const STATE_CODES = Object.freeze({
+  'JAMMU AND KASHMIR': '01',
+  'HIMACHAL PRADESH': '02',
+  PUNJAB: '03',
+  CHANDIGARH: '04',
+  UTTARAKHAND: '05',
+  HARYANA: '06',
+  DELHI: '07',
+  RAJASTHAN: '08',
+  'UTTAR PRADESH': '09',
+  BIHAR: '10',
+  SIKKIM: '11',
+  'ARUNACHAL PRADESH': '12',
+  NAGALAND: '13',
+  MANIPUR: '14',
+  MIZORAM: '15',
+  TRIPURA: '16',
+  MEGHALAYA: '17',
+  ASSAM: '18',
+  'WEST BENGAL': '19',
+  JHARKHAND: '20',
+  ODISHA: '21',
+  CHHATTISGARH: '22',
+  'MADHYA PRADESH': '23',
+  GUJARAT: '24',
+  'DADRA & NAGAR HAVELI & DAMAN & DIU': '26',
+  MAHARASHTRA: '27',
+  'ANDHRAPRADESH(BEFOREADDED)': '28',
+  KARNATAKA: '29',
+  GOA: '30',
+  LAKSHWADEEP: '31',
+  KERALA: '32',
+  'TAMIL NADU': '33',
+  PUDUCHERRY: '34',
+  'ANDAMAN & NICOBAR': '35',
+  TELANGANA: '36',
+  'ANDHRA PRADESH': '37',
+  'LADAKH(NEWLYADDED)': '38',
+  'LADAKH(NEWLY ADDED)': '38',
+  'OTHER TERRITORY': '97',
+} as const satisfies Record<State, string>);
+
+/** A GST state code: a value of {@link STATE_CODES}, for example `'27'` (Maharashtra). */
+export type GstStateCode = (typeof STATE_CODES)[State];
+
+// Where two spellings share a code (Ladakh), the first in STATES order wins, so the answer is stable.
+const STATE_BY_CODE: ReadonlyMap<string, State> = new Map(
+  (Object.entries(STATE_CODES) as [State, GstStateCode][]).reverse().map(([state, code]) => [code, state]),
+);
+
+/**
+ * The GST state code of a state spelled as the spec spells it.
+ * @returns The two-digit code, or `undefined` when `state` is not one of `STATES`.
+ * @example stateCode('MAHARASHTRA'); // '27'
+ */
+export function stateCode(state: State): GstStateCode;
+export function stateCode(state: string): GstStateCode | undefined;
+export function stateCode(state: string): GstStateCode | undefined {
+  return Object.hasOwn(STATE_CODES, state) ? STATE_CODES[state as State] : undefined;
+}
+
+/**
+ * The state (as the spec spells it) of a GST state code. For 38 it is `'LADAKH(NEWLYADDED)'`, the first of the
+ * two spellings in `STATES`; for 28 `'ANDHRAPRADESH(BEFOREADDED)'` and for 37 `'ANDHRA PRADESH'`.
+ * @param code Two digits (`'07'`), or a number (`7`).
+ * @returns The state, or `undefined` for a code no state has (for example 25, 99).
+ * @example stateFromCode('29'); // 'KARNATAKA'
+ */
+export function stateFromCode(code: string | number): State | undefined {
+  const text = typeof code === 'number' && Number.isInteger(code) ? String(code).padStart(2, '0') : code;
+  return typeof text === 'string' ? STATE_BY_CODE.get(text) : undefined;
+}

@@ -1,0 +1,116 @@
+import { type EwayBillModel, ValidationError } from 'invoicing-service-sdk';
+import { describe, expect, it } from 'vitest';
+import { PREFLIGHT_MODES, PREFLIGHT_RULES, preflightError, preflightEwayBill } from '../../src/gst/index.js';
+import { validModel } from '../helpers/model.js';
+
+const rulesOf = (model: EwayBillModel) => preflightEwayBill(model).map((finding) => `${finding.rule} ${finding.field}`);
+const exportModel = (to: Partial<EwayBillModel['dispatch_to']> = {}) =>
+  validModel({
+    sub_supply_type: 'Export',
+    dispatch_to: {
+      ...validModel().dispatch_to,
+      state: 'OTHER TERRITORY',
+      country: 'United States',
+      pincode: '999999',
+      ...to,
+    },
+  });
+
+describe('preflightEwayBill', () => {
+  it('finds nothing in a model that follows every rule', () => {
+    expect(preflightEwayBill(validModel())).toEqual([]);
+    expect(preflightEwayBill(exportModel())).toEqual([]);
+  });
+
+  it("requires an export to go to 'OTHER TERRITORY' and PIN code 999999", () => {
+    expect(rulesOf(exportModel({ state: 'MAHARASHTRA', pincode: '400001' }))).toEqual([
+      'export-dispatch-to dispatch_to.state',
+      'export-dispatch-to dispatch_to.pincode',
+    ]);
+    const [finding] = preflightEwayBill(exportModel({ pincode: '10001' }));
+    expect(finding).toEqual({
+      rule: 'export-dispatch-to',
+      field: 'dispatch_to.pincode',
+      path: ['dispatch_to', 'pincode'],
+      message: "An export goes to PIN code '999999'; got '10001'",
+    });
+  });
+
+  it("requires a description for sub supply type 'Others'", () => {
+    expect(rulesOf(validModel({ sub_supply_type: 'Others' }))).toEqual([
+      'others-description sub_supply_type_description',
+    ]);
+    expect(rulesOf(validModel({ sub_supply_type: 'Others', sub_supply_type_description: '  ' }))).toHaveLength(1);
+    expect(rulesOf(validModel({ sub_supply_type: 'Others', sub_supply_type_description: 'Samples' }))).toEqual([]);
+  });
+
+  it('requires a transporter document number for transport other than Road', () => {
+    for (const mode of ['Rail', 'Air', 'Ship or Ship Cum Road/Rail'] as const) {
+      expect(rulesOf(validModel({ transport_mode: mode })), mode).toEqual([
+        'transporter-doc-number transporter_doc_number',
+      ]);
+      expect(rulesOf(validModel({ transport_mode: mode, transporter_doc_number: 'RR-1' })), mode).toEqual([]);
+    }
+    expect(rulesOf(validModel({ transport_mode: 'Road' }))).toEqual([]);
+  });
+
+  it('requires an Indian PIN code of 6 digits that does not start with 0', () => {
+    const from = validModel().dispatch_from;
+    for (const pincode of ['041100', '41100', '4110011', '411 001', 'ABCDEF']) {
+      expect(rulesOf(validModel({ dispatch_from: { ...from, pincode } })), pincode).toEqual([
+        'indian-pincode dispatch_from.pincode',
+      ]);
+    }
+    expect(rulesOf(validModel({ dispatch_from: { ...from, country: 'Nepal', pincode: '44600' } }))).toEqual([]);
+  });
+
+  it('requires a transporter_id, when given, to be a GSTIN or a TRANSIN', () => {
+    expect(rulesOf(validModel({ transporter_id: '29AAGCB7383J1Z4' }))).toEqual([]);
+    expect(rulesOf(validModel({ transporter_id: '88AABFG1694H1ZP' }))).toEqual([]);
+    expect(rulesOf(validModel({ transporter_id: '' }))).toEqual([]);
+    const [finding] = preflightEwayBill(validModel({ transporter_id: '29AAGCB7383J1Z' }));
+    expect(finding).toMatchObject({ rule: 'transporter-id', field: 'transporter_id' });
+    expect(finding?.message).toContain('15 characters');
+  });
+
+  it('requires a Road vehicle number in a format the portal accepts, and ignores it for other modes', () => {
+    expect(rulesOf(validModel({ vehicle_number: 'DL1C1234' }))).toEqual(['vehicle-number vehicle_number']);
+    expect(preflightEwayBill(validModel({ vehicle_number: 'DL1C1234' }))[0]?.message).toContain('DL01C1234');
+    expect(rulesOf(validModel({ vehicle_number: 'mh 12 ab 1234' }))).toEqual([]);
+    expect(
+      rulesOf(validModel({ transport_mode: 'Rail', transporter_doc_number: 'RR-1', vehicle_number: 'X' })),
+    ).toEqual([]);
+  });
+
+  it('reports findings in the order of PREFLIGHT_RULES, and never throws on a malformed model', () => {
+    const broken = validModel({
+      sub_supply_type: 'Export',
+      transport_mode: 'Air',
+      transporter_id: 'nope',
+      dispatch_to: { ...validModel().dispatch_to, pincode: '012345' },
+    });
+    const order = preflightEwayBill(broken).map((finding) => PREFLIGHT_RULES.indexOf(finding.rule));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(order.length).toBeGreaterThanOrEqual(4);
+    expect(() => preflightEwayBill({ sub_supply_type: 'Export' } as unknown as EwayBillModel)).not.toThrow();
+    expect(() => preflightEwayBill(null as unknown as EwayBillModel)).not.toThrow();
+  });
+});
+
+describe('preflightError (strict mode)', () => {
+  it('is undefined when there is nothing to report', () => {
+    expect(preflightError([])).toBeUndefined();
+  });
+
+  it('turns findings into a ValidationError that names each field and rule', () => {
+    const error = preflightError(preflightEwayBill(exportModel({ state: 'KERALA', pincode: '682001' })));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error?.issues.map((issue) => issue.field)).toEqual(['dispatch_to.state', 'dispatch_to.pincode']);
+    expect(error?.message).toContain('2 problems');
+    expect(error?.message).toContain('[preflight rule export-dispatch-to]');
+  });
+
+  it('offers the three modes', () => {
+    expect(PREFLIGHT_MODES).toEqual(['off', 'warn', 'strict']);
+  });
+});

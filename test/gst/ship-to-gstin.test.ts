@@ -1,0 +1,43 @@
+import { type EwayBillModel, EwayBillModelSchema, ServiceClient, ValidationError } from 'invoicing-service-sdk';
+import { describe, expect, it, vi } from 'vitest';
+import { freshKey, validModel } from '../helpers/model.js';
+
+const billToShipTo = (ship_to_gstin: string) =>
+  validModel({ transaction_type: 'Bill To - Ship To', ship_to_gstin } as Partial<EwayBillModel>);
+
+describe('ship_to_gstin', () => {
+  it("accepts 'URP' and a valid GSTIN", () => {
+    expect(EwayBillModelSchema.safeParse(billToShipTo('URP')).success).toBe(true);
+    expect(EwayBillModelSchema.safeParse(billToShipTo('27AAPFU0939F1ZV')).success).toBe(true);
+  });
+
+  it('is refused by the client before sending, with a ValidationError naming the field and the fix', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>();
+    const client = new ServiceClient({ apiKey: freshKey('gst'), baseUrl: 'https://service.test/api', fetch });
+    const error = await client
+      .createEwayBill('doc1', billToShipTo('27AAPFU0939F1ZX'))
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ValidationError);
+    const issues = (error as ValidationError).issues;
+    expect(issues.map((issue) => issue.field)).toEqual(['ship_to_gstin']);
+    expect(issues[0]?.message).toContain("Expected 'URP' or a valid GSTIN");
+    expect(issues[0]?.message).toContain("should be 'V'");
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it("points lower-case 'urp' to the upper-case spelling", () => {
+    const parsed = EwayBillModelSchema.safeParse(billToShipTo('urp'));
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toContain('in upper case');
+  });
+
+  it('is checked whenever it is given, and still required for Bill To - Ship To', () => {
+    expect(EwayBillModelSchema.safeParse(validModel({ ship_to_gstin: 'X' })).success).toBe(false);
+    const missing = EwayBillModelSchema.safeParse(
+      validModel({ transaction_type: 'Combination of 2 and 3' } as Partial<EwayBillModel>),
+    );
+    expect(missing.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['ship_to_gstin', expect.stringContaining("Required when transaction_type is 'Combination of 2 and 3'")],
+    ]);
+  });
+});
