@@ -9,7 +9,10 @@ function describe(value: unknown): string {
 }
 
 function messageOf(issue: z.core.$ZodIssue): string {
-  const received = 'input' in issue && issue.input !== undefined ? `; got ${describe(issue.input)}` : '';
+  // The input of an object-level rule is the whole object: not worth repeating in the message.
+  const input = 'input' in issue ? issue.input : undefined;
+  const received =
+    input !== undefined && (typeof input !== 'object' || input === null) ? `; got ${describe(input)}` : '';
   if (issue.code === 'invalid_value' && issue.values.length > MAX_LISTED_VALUES) {
     const examples = issue.values.slice(0, 3).map(describe).join(', ');
     return `Expected one of ${issue.values.length} allowed values, spelled exactly (for example ${examples})${received}`;

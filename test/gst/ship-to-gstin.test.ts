@@ -1,4 +1,10 @@
-import { type EwayBillModel, EwayBillModelSchema, ServiceClient, ValidationError } from 'invoicing-service-sdk';
+import {
+  type EwayBillModel,
+  EwayBillModelSchema,
+  gstinCheckCharacter,
+  ServiceClient,
+  ValidationError,
+} from 'invoicing-service-sdk';
 import { describe, expect, it, vi } from 'vitest';
 import { freshKey, validModel } from '../helpers/model.js';
 
@@ -39,5 +45,22 @@ describe('ship_to_gstin', () => {
     expect(missing.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
       ['ship_to_gstin', expect.stringContaining("Required when transaction_type is 'Combination of 2 and 3'")],
     ]);
+  });
+
+  it('accepts registrations other than the regular PAN-based one (UIN, TDS, TCS) when their check character is right', () => {
+    // Shapes of a UIN (embassies, UN bodies), a TAN-based TDS registration and an e-commerce operator's TCS id.
+    for (const first14 of ['0717UNO00157UN', '07DELD01234E1D', '27AAACF1234K1C']) {
+      const valid = `${first14}${gstinCheckCharacter(first14)}`;
+      expect(EwayBillModelSchema.safeParse(billToShipTo(valid)).success).toBe(true);
+      const wrong = `${first14}${gstinCheckCharacter(first14) === '0' ? '1' : '0'}`;
+      expect(EwayBillModelSchema.safeParse(billToShipTo(wrong)).success).toBe(false);
+    }
+  });
+
+  it('refuses such a registration with a state code that does not exist', () => {
+    const first14 = '4217UNO00157UN';
+    expect(EwayBillModelSchema.safeParse(billToShipTo(`${first14}${gstinCheckCharacter(first14)}`)).success).toBe(
+      false,
+    );
   });
 });
