@@ -1,0 +1,33 @@
+// Fastify: receive webhook events on POST /webhooks.
+// Run: WEBHOOK_SECRET=... node --experimental-strip-types examples/webhooks/fastify.ts
+import Fastify from 'fastify';
+import { createNodeWebhookHandler } from 'invoicing-service-sdk';
+
+const secret = process.env.WEBHOOK_SECRET;
+if (!secret) throw new Error('Set WEBHOOK_SECRET to the webhook secret from the dashboard.');
+
+const app = Fastify({ logger: true });
+
+// An encapsulated plugin: only the webhook route gets the body as a Buffer; other routes keep JSON parsing.
+await app.register(async (webhooks) => {
+  webhooks.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    done(null, body);
+  });
+  webhooks.post(
+    '/webhooks',
+    createNodeWebhookHandler({
+      secret,
+      onEvent: async (event) => {
+        if (!event.known)
+          return app.log.info({ type: event.event_type }, 'skipping an event type this SDK does not know');
+        if (event.event_type === 'inventory') {
+          app.log.info({ product: event.data.service_product_id, qty: event.data.qty }, `stock ${event.data.movement}`);
+        } else {
+          app.log.info({ document: event.data.hash_id }, event.data.message);
+        }
+      },
+    }),
+  );
+});
+
+await app.listen({ port: 3000 });

@@ -1,0 +1,17 @@
+// Node's http module, no framework.
+// Run: WEBHOOK_SECRET=... node --experimental-strip-types examples/webhooks/node-http.ts
+import { createServer } from 'node:http';
+import { checkWebhookUrl, createNodeWebhookHandler } from 'invoicing-service-sdk';
+
+const secret = process.env.WEBHOOK_SECRET;
+if (!secret) throw new Error('Set WEBHOOK_SECRET to the webhook secret from the dashboard.');
+
+// On a configuration screen, check the URL a user types before saving it.
+for (const reason of checkWebhookUrl('https://127.1/hooks').reasons) console.log(reason.code, reason.message);
+
+createServer(
+  createNodeWebhookHandler({
+    secret,
+    onEvent: (event) => console.log('event', event.event_id, event.event_type),
+  }),
+).listen(3000);

@@ -1,0 +1,107 @@
+import { resolveCryptoPath } from './crypto-backend.js';
+import { WebhookPayloadError, WebhookVerificationError } from './errors.js';
+import type { WebhookEvent } from './events.js';
+import type { ResolvedHandlerOptions, WebhookErrorInfo } from './handler-options.js';
+import { parseWebhookEvent } from './parse-event.js';
+import { checkSignature } from './signature.js';
+
+/** The answer to one delivery, independent of the HTTP framework. */
+export interface DeliveryAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** A small JSON body; it never contains the secret, a digest, the signature or an internal error message. */
+  readonly body: string;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+/** A success answer. */
+function ok(extra: Record<string, unknown> = {}): DeliveryAnswer {
+  return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ ok: true, ...extra }) };
+}
+
+/** Passes a cause to `onError`; a failing `onError` must not change the answer. */
+export function report(options: Pick<ResolvedHandlerOptions, 'onError'>, cause: unknown, info: WebhookErrorInfo): void {
+  try {
+    options.onError(cause, info);
+  } catch {
+    // Nothing sensible is left to do with an error thrown by the error reporter.
+  }
+}
+
+/**
+ * A refusal. 4xx answers say what was wrong (safe texts only); 5xx answers say nothing about the cause.
+ * The cause goes to `onError`.
+ */
+export function refuse(
+  options: Pick<ResolvedHandlerOptions, 'onError'>,
+  status: number,
+  code: string,
+  cause: unknown,
+  extra: { eventId?: string; headers?: Record<string, string> } = {},
+): DeliveryAnswer {
+  report(options, cause, { status, eventId: extra.eventId });
+  const message = status < 500 && cause instanceof Error ? cause.message : undefined;
+  return {
+    status,
+    headers: { ...JSON_HEADERS, ...extra.headers },
+    body: JSON.stringify({ ok: false, error: status < 500 ? code : 'WEBHOOK_HANDLER_FAILED', message }),
+  };
+}
+
+async function runOnce(options: ResolvedHandlerOptions, event: WebhookEvent): Promise<DeliveryAnswer> {
+  const { dedupe } = options;
+  const eventId = event.event_id;
+  if (dedupe === undefined) {
+    await options.onEvent(event);
+    return ok();
+  }
+  const claim = await dedupe.claim(eventId, options.processingLeaseMs);
+  if (claim === 'processed') return ok({ duplicate: true });
+  if (claim === 'processing') {
+    // Not 2xx: if the delivery holding the claim fails, this event must still be redelivered.
+    const cause = new Error(`Event ${eventId} is being processed by another delivery; retry later.`);
+    return refuse(options, 409, 'WEBHOOK_EVENT_IN_PROGRESS', cause, { eventId, headers: { 'retry-after': '10' } });
+  }
+  try {
+    await options.onEvent(event);
+  } catch (error) {
+    await Promise.resolve()
+      .then(() => dedupe.release(eventId))
+      .catch((releaseError: unknown) => report(options, releaseError, { status: 500, eventId }));
+    throw error;
+  }
+  try {
+    await dedupe.commit(eventId, options.dedupeTtlMs);
+  } catch (error) {
+    // The event was handled: answer 2xx. Without the record, a later redelivery may run it again.
+    report(options, error, { status: 200, eventId });
+  }
+  return ok();
+}
+
+/**
+ * Answers one delivery whose body was read: signature (401), envelope (400), de-duplication, then `onEvent`
+ * (2xx only after it resolved, 500 when it throws). Never throws.
+ */
+export async function answerDelivery(
+  options: ResolvedHandlerOptions,
+  body: string | Uint8Array,
+  signature: unknown,
+): Promise<DeliveryAnswer> {
+  let event: WebhookEvent;
+  try {
+    const pending = checkSignature(body, signature, options.secret, resolveCryptoPath(options.crypto));
+    if (pending !== undefined) await pending;
+    event = parseWebhookEvent(body);
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) return refuse(options, 401, error.code, error);
+    if (error instanceof WebhookPayloadError) return refuse(options, 400, error.code, error);
+    return refuse(options, 500, '', error);
+  }
+  try {
+    return await runOnce(options, event);
+  } catch (error) {
+    return refuse(options, 500, '', error, { eventId: event.event_id });
+  }
+}

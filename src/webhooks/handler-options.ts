@@ -1,0 +1,117 @@
+import { type CryptoChoice, resolveCryptoPath } from './crypto-backend.js';
+import { isDedupeStore, type WebhookDedupeStore } from './dedupe-store.js';
+import type { WebhookEvent } from './events.js';
+import { createMemoryDedupeStore } from './memory-dedupe-store.js';
+import { assertSecret } from './verify.js';
+
+/** What a webhook handler reports to `onError` about a delivery it did not answer with 2xx. */
+export interface WebhookErrorInfo {
+  /** The HTTP status answered. */
+  readonly status: number;
+  /** The event's id, once the signature and envelope were good. */
+  readonly eventId?: string | undefined;
+}
+
+/** Options of `createWebhookHandler` and `createNodeWebhookHandler`. */
+export interface WebhookHandlerOptions {
+  /** The webhook secret from the dashboard's API integration section. */
+  secret: string;
+  /**
+   * Called once per new, verified event. The answer waits for it: 2xx when it resolves, 500 when it throws,
+   * so the service can redeliver. The service waits 10 seconds at most: put slow work in a queue and return.
+   */
+  onEvent: (event: WebhookEvent) => void | Promise<void>;
+  /**
+   * Where seen `event_id`s are recorded, or `false` to turn de-duplication off.
+   * @default createMemoryDedupeStore() (one process only)
+   */
+  dedupe?: WebhookDedupeStore | false | undefined;
+  /**
+   * How long a processed `event_id` is remembered: the window in which redeliveries and replays are refused.
+   * @default 604800000 (7 days)
+   */
+  dedupeTtlMs?: number | undefined;
+  /**
+   * How long a claim of an event being processed lasts, so an event whose process died is not blocked for long.
+   * Keep it above your slowest `onEvent`.
+   * @default 120000 (2 minutes)
+   */
+  processingLeaseMs?: number | undefined;
+  /**
+   * The largest body accepted, in bytes; a larger one gets 413 without being read further.
+   * @default 1048576 (1 MiB; events are well under 1 KB)
+   */
+  maxBodyBytes?: number | undefined;
+  /** Which HMAC implementation to use. @default 'auto' */
+  crypto?: CryptoChoice | undefined;
+  /**
+   * Called for every delivery not answered with 2xx, with the cause (never containing the secret).
+   * @default logs 5xx causes with console.error; 4xx (forgeries, bad payloads) are not logged
+   */
+  onError?: ((error: unknown, info: WebhookErrorInfo) => void) | undefined;
+}
+
+/** {@link WebhookHandlerOptions} checked once, with defaults filled in. */
+export interface ResolvedHandlerOptions {
+  readonly secret: string;
+  readonly onEvent: (event: WebhookEvent) => void | Promise<void>;
+  readonly dedupe: WebhookDedupeStore | undefined;
+  readonly dedupeTtlMs: number;
+  readonly processingLeaseMs: number;
+  readonly maxBodyBytes: number;
+  readonly crypto: CryptoChoice;
+  readonly onError: (error: unknown, info: WebhookErrorInfo) => void;
+}
+
+function positiveInteger(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new TypeError(
+      `${name} must be a positive integer number of ${name.endsWith('Bytes') ? 'bytes' : 'milliseconds'}; got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+function defaultOnError(error: unknown, info: WebhookErrorInfo): void {
+  if (info.status < 500) return;
+  const described = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  console.error(
+    `[invoicing-service-sdk] webhook answered ${info.status}${info.eventId ? ` for event ${info.eventId}` : ''}: ${described}`,
+  );
+}
+
+/**
+ * Checks handler options once, when the handler is made, so a mistake shows at start-up, not at the first event.
+ * @throws {TypeError} Naming the option that is wrong.
+ */
+export function resolveHandlerOptions(options: WebhookHandlerOptions): ResolvedHandlerOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('Webhook handler options must be an object with at least { secret, onEvent }.');
+  }
+  assertSecret(options.secret, 'secret');
+  if (typeof options.onEvent !== 'function') {
+    throw new TypeError('onEvent must be a function that handles one verified event (it may return a promise).');
+  }
+  const { dedupe } = options;
+  if (dedupe !== undefined && dedupe !== false && !isDedupeStore(dedupe)) {
+    throw new TypeError(
+      'dedupe must be a store with claim, commit and release methods (see WebhookDedupeStore), or false.',
+    );
+  }
+  if (options.onError !== undefined && typeof options.onError !== 'function') {
+    throw new TypeError('onError must be a function.');
+  }
+  const crypto = options.crypto ?? 'auto';
+  resolveCryptoPath(crypto);
+  return Object.freeze({
+    secret: options.secret,
+    onEvent: options.onEvent,
+    dedupe: dedupe === false ? undefined : (dedupe ?? createMemoryDedupeStore()),
+    dedupeTtlMs: positiveInteger(options.dedupeTtlMs, 'dedupeTtlMs', 7 * 24 * 60 * 60 * 1000),
+    processingLeaseMs: positiveInteger(options.processingLeaseMs, 'processingLeaseMs', 120_000),
+    maxBodyBytes: positiveInteger(options.maxBodyBytes, 'maxBodyBytes', 1024 * 1024),
+    crypto,
+    onError: options.onError ?? defaultOnError,
+  });
+}

@@ -1,0 +1,46 @@
+// The webhook receiving side: verification, events, handlers, de-duplication, URL checks, signing.
+// Nothing here imports a node: module, so the main entry stays loadable in edge runtimes.
+
+export type { CryptoChoice, CryptoPath } from './crypto-backend.js';
+export type { DedupeClaim, WebhookDedupeStore } from './dedupe-store.js';
+export type { WebhookVerificationReason } from './errors.js';
+export { WebhookPayloadError, WebhookVerificationError } from './errors.js';
+export type {
+  DocumentEvent,
+  DocumentEventData,
+  InventoryEvent,
+  InventoryEventData,
+  KnownWebhookEvent,
+  UnknownEvent,
+  WebhookEvent,
+  WebhookEventType,
+} from './events.js';
+export {
+  DocumentEventDataSchema,
+  INVENTORY_MOVEMENTS,
+  InventoryEventDataSchema,
+  UNMAPPED_PARTNER_PRODUCT_ID,
+  WEBHOOK_EVENT_TYPES,
+  WebhookEnvelopeSchema,
+} from './events.js';
+export type { FetchWebhookHandler } from './fetch-handler.js';
+export { createWebhookHandler } from './fetch-handler.js';
+export type { WebhookErrorInfo, WebhookHandlerOptions } from './handler-options.js';
+export type { MemoryDedupeStore, MemoryDedupeStoreOptions } from './memory-dedupe-store.js';
+export { createMemoryDedupeStore } from './memory-dedupe-store.js';
+export type {
+  FastifyReplyLike,
+  FastifyRequestLike,
+  NodeRequestLike,
+  NodeResponseLike,
+  NodeWebhookHandler,
+} from './node-adapter.js';
+export { createNodeWebhookHandler } from './node-adapter.js';
+export type { RawBody } from './raw-body.js';
+export { signWebhook, signWebhookAsync } from './sign.js';
+export type { ParseWebhookTimestampOptions, WebhookTimeZone } from './timestamp.js';
+export { parseWebhookTimestamp } from './timestamp.js';
+export type { VerifyWebhookOptions } from './verify.js';
+export { verifyWebhook, verifyWebhookSignature } from './verify.js';
+export type { WebhookUrlCheck, WebhookUrlReason, WebhookUrlReasonCode } from './webhook-url.js';
+export { checkWebhookUrl, isSafeWebhookUrl } from './webhook-url.js';

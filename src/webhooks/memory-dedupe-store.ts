@@ -1,0 +1,82 @@
+import type { DedupeClaim, WebhookDedupeStore } from './dedupe-store.js';
+
+/** Options of {@link createMemoryDedupeStore}. */
+export interface MemoryDedupeStoreOptions {
+  /**
+   * The most event ids kept. Past it, the oldest records are dropped first, so memory stays bounded
+   * (about 150 bytes per id); a replay older than the dropped records is then not recognised.
+   * @default 10000
+   */
+  maxEntries?: number | undefined;
+  /** The clock, in milliseconds (for tests). @default Date.now */
+  now?: (() => number) | undefined;
+}
+
+/** A {@link WebhookDedupeStore} in this process's memory, with the size it holds. */
+export interface MemoryDedupeStore extends WebhookDedupeStore {
+  /** How many ids are recorded now (expired ones included until the next sweep). */
+  readonly size: number;
+}
+
+interface Entry {
+  state: 'processing' | 'processed';
+  expiresAt: number;
+}
+
+function positiveInteger(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new TypeError(`${name} must be a positive integer; got ${String(value)}.`);
+  }
+  return value;
+}
+
+/**
+ * An in-memory {@link WebhookDedupeStore}: the handler's default. Records expire after their TTL and the
+ * store never holds more than `maxEntries` ids. It uses no timers (expired records are swept on use), so it
+ * neither keeps a process alive nor breaks runtimes that forbid timers at start-up.
+ * It only sees its own process: with several processes or servers, use a shared store (see the interface).
+ *
+ * @throws {TypeError} When `maxEntries` is not a positive integer.
+ * @example
+ * const handler = createWebhookHandler({ secret, onEvent, dedupe: createMemoryDedupeStore({ maxEntries: 50_000 }) });
+ */
+export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}): MemoryDedupeStore {
+  const maxEntries = positiveInteger(options.maxEntries, 'maxEntries', 10_000);
+  const now = options.now ?? Date.now;
+  // Insertion order is kept; each write re-inserts, so the front holds the oldest writes.
+  const entries = new Map<string, Entry>();
+
+  function sweep(time: number): void {
+    for (const [id, entry] of entries) {
+      if (entry.expiresAt > time && entries.size <= maxEntries) break;
+      entries.delete(id);
+    }
+  }
+
+  function write(id: string, state: Entry['state'], ttlMs: number): void {
+    entries.delete(id);
+    entries.set(id, { state, expiresAt: now() + ttlMs });
+  }
+
+  return {
+    get size() {
+      return entries.size;
+    },
+    async claim(eventId, leaseMs): Promise<DedupeClaim> {
+      const time = now();
+      const entry = entries.get(eventId);
+      if (entry !== undefined && entry.expiresAt > time) return entry.state;
+      write(eventId, 'processing', leaseMs);
+      sweep(time);
+      return 'claimed';
+    },
+    async commit(eventId, ttlMs) {
+      write(eventId, 'processed', ttlMs);
+      sweep(now());
+    },
+    async release(eventId) {
+      if (entries.get(eventId)?.state === 'processing') entries.delete(eventId);
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { type CryptoPath, loadNodeCrypto } from './crypto-backend.js';
+import { WebhookVerificationError } from './errors.js';
+import { verifyHmacWebCrypto } from './web-crypto.js';
+
+/** The value of a hex digit's char code, or -1. */
+function hexValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48; // 0-9
+  const lower = code | 0x20; // A-F and a-f alike
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/**
+ * The 32 bytes of an `X-Signature` header: 64 hex characters, either case, surrounding whitespace ignored.
+ * No `sha256=` prefix: the spec defines the header as the bare hex digest.
+ * @throws {WebhookVerificationError} `missing_signature` or `malformed_signature`.
+ */
+export function parseSignatureHeader(signature: unknown): Uint8Array {
+  if (signature === undefined || signature === null) throw new WebhookVerificationError('missing_signature');
+  if (typeof signature !== 'string') throw new WebhookVerificationError('malformed_signature');
+  const trimmed = signature.trim();
+  if (trimmed === '') throw new WebhookVerificationError('missing_signature');
+  if (trimmed.length !== 64) throw new WebhookVerificationError('malformed_signature');
+  const bytes = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) {
+    const high = hexValue(trimmed.charCodeAt(i * 2));
+    const low = hexValue(trimmed.charCodeAt(i * 2 + 1));
+    if (high < 0 || low < 0) throw new WebhookVerificationError('malformed_signature');
+    bytes[i] = high * 16 + low;
+  }
+  return bytes;
+}
+
+/**
+ * Checks the body's HMAC-SHA256 under `secret` against the header, in constant time on both paths:
+ * `timingSafeEqual` over two 32-byte digests, or `crypto.subtle.verify`.
+ * The node path finishes synchronously (no promise), which keeps the check close to a bare HMAC in cost.
+ * @throws {WebhookVerificationError} When the header is missing, malformed or does not match
+ * (thrown, or as the rejection of the returned promise on the Web Crypto path).
+ */
+export function checkSignature(
+  body: string | Uint8Array,
+  signature: unknown,
+  secret: string,
+  path: CryptoPath,
+): undefined | Promise<void> {
+  const received = parseSignatureHeader(signature);
+  const nodeCrypto = path === 'node' ? loadNodeCrypto() : undefined;
+  if (nodeCrypto !== undefined) {
+    const expected = nodeCrypto.createHmac('sha256', secret).update(body).digest();
+    if (!nodeCrypto.timingSafeEqual(expected, received)) throw new WebhookVerificationError('signature_mismatch');
+    return undefined;
+  }
+  return verifyHmacWebCrypto(secret, body, received).then((matches) => {
+    if (!matches) throw new WebhookVerificationError('signature_mismatch');
+  });
+}

@@ -1,0 +1,61 @@
+const encoder = new TextEncoder();
+
+/** UTF-8 bytes of a string, or the bytes themselves. */
+export function toBytes(value: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  if (typeof value === 'string') return encoder.encode(value);
+  // Web Crypto wants an ArrayBuffer-backed view; copy a SharedArrayBuffer-backed or foreign one.
+  return value.buffer instanceof ArrayBuffer ? (value as Uint8Array<ArrayBuffer>) : new Uint8Array(value);
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** Lower-case hex of bytes. */
+export function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += HEX[byte];
+  return out;
+}
+
+function subtle(): SubtleCrypto {
+  const s = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
+  if (s === undefined) throw new Error('Web Crypto (globalThis.crypto.subtle) is not available in this runtime.');
+  return s;
+}
+
+/** Imports an HMAC-SHA256 key for signing and verifying. */
+export function importHmacKey(secret: string | Uint8Array): Promise<CryptoKey> {
+  return subtle().importKey('raw', toBytes(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+}
+
+let cachedKey: { secret: string; key: Promise<CryptoKey> } | undefined;
+
+/**
+ * The imported key of `secret`, reused while the same secret comes again (a receiver has one secret),
+ * because importing costs about as much as signing a small body.
+ */
+export function hmacKeyFor(secret: string): Promise<CryptoKey> {
+  if (cachedKey?.secret !== secret) {
+    const key = importHmacKey(secret);
+    cachedKey = { secret, key };
+    // A failed import must not stay cached.
+    key.catch(() => {
+      if (cachedKey?.key === key) cachedKey = undefined;
+    });
+  }
+  return cachedKey.key;
+}
+
+/** Whether `signature` is the HMAC-SHA256 of `data` under `secret`; `crypto.subtle.verify` compares in constant time. */
+export async function verifyHmacWebCrypto(
+  secret: string,
+  data: string | Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
+  return subtle().verify('HMAC', await hmacKeyFor(secret), toBytes(signature), toBytes(data));
+}
+
+/** The HMAC-SHA256 of `data` keyed with `secret`, through Web Crypto. */
+export async function hmacSha256WebCrypto(secret: string | Uint8Array, data: string | Uint8Array): Promise<Uint8Array> {
+  const key = await importHmacKey(secret);
+  return new Uint8Array(await subtle().sign('HMAC', key, toBytes(data)));
+}

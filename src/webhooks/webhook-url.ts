@@ -1,0 +1,112 @@
+import { type AddressKind, classifyIPv4, classifyIPv6, parseIPv4, parseIPv6 } from './ip-address.js';
+
+/** Why a webhook URL breaks the spec's delivery rules. */
+export type WebhookUrlReasonCode =
+  | 'invalid_url'
+  | 'not_https'
+  | 'localhost'
+  | 'non_public_hostname'
+  | `${Exclude<AddressKind, 'public'>}_address`;
+
+/** One rule a webhook URL breaks, with a sentence for the user. */
+export interface WebhookUrlReason {
+  readonly code: WebhookUrlReasonCode;
+  readonly message: string;
+}
+
+/** The result of {@link checkWebhookUrl}. */
+export interface WebhookUrlCheck {
+  /** True when the URL breaks none of the rules. */
+  readonly ok: boolean;
+  /** Every rule broken; empty when `ok`. */
+  readonly reasons: readonly WebhookUrlReason[];
+  /** The URL as the WHATWG parser normalised it (for example `https://0x7f.1/` becomes `https://127.0.0.1/`). */
+  readonly url: URL | undefined;
+}
+
+// Special-use names that never resolve on the public internet (RFC 6761, RFC 6762, RFC 8375, ICANN .internal).
+const NON_PUBLIC_SUFFIXES = [
+  'local',
+  'localdomain',
+  'internal',
+  'home.arpa',
+  'test',
+  'invalid',
+  'example',
+  'onion',
+  'alt',
+];
+
+const KIND_WORDS: Record<Exclude<AddressKind, 'public'>, string> = {
+  unspecified: 'an unspecified address',
+  loopback: 'a loopback address',
+  private: 'a private address',
+  link_local: 'a link-local address',
+  unique_local: 'a unique-local address',
+  shared: 'a shared (carrier-grade NAT) address',
+  multicast: 'a multicast address',
+  reserved: 'a reserved address',
+};
+
+function hostReasons(hostname: string): WebhookUrlReason[] {
+  // A trailing dot names the same host ("localhost." is localhost); the URL parser keeps it on names.
+  const host = hostname.replace(/\.+$/, '');
+  const ip = host.startsWith('[') ? parseIPv6(host) : undefined;
+  const v4 = ip === undefined ? parseIPv4(host) : undefined;
+  const found = ip !== undefined ? classifyIPv6(ip) : v4 !== undefined ? classifyIPv4(v4) : undefined;
+  if (found !== undefined) {
+    if (found.kind === 'public') return [];
+    const message = `The host ${host} is ${KIND_WORDS[found.kind]} (${found.range}); the service delivers only to public addresses.`;
+    return [{ code: `${found.kind}_address`, message }];
+  }
+  if (host === 'localhost' || host.endsWith('.localhost')) {
+    return [{ code: 'localhost', message: `The host ${host} is localhost; the service cannot reach your machine.` }];
+  }
+  const suffix = NON_PUBLIC_SUFFIXES.find((name) => host === name || host.endsWith(`.${name}`));
+  if (suffix !== undefined || !host.includes('.')) {
+    const why = suffix !== undefined ? `the .${suffix} names are not public` : 'a name without a dot is not public';
+    return [{ code: 'non_public_hostname', message: `The host ${host} cannot be reached from the internet: ${why}.` }];
+  }
+  return [];
+}
+
+/**
+ * Checks a webhook URL against the spec's delivery rules, for a configuration screen: HTTPS only; no localhost;
+ * no private, loopback, link-local, unique-local, unspecified, carrier-grade NAT, multicast or reserved address,
+ * IPv4 or IPv6, in any notation (decimal `2130706433`, hex `0x7f.0.0.1`, octal `0177.0.0.1`, short `127.1`,
+ * IPv4-mapped `::ffff:7f00:1`, trailing dots). The URL text only is checked: no DNS lookup is made, so a public
+ * name that resolves to a private address passes; the service's own checks still apply.
+ *
+ * @param url - The URL the user typed.
+ * @returns `{ ok, reasons, url }`; `reasons` lists every rule broken, each with a code and a message.
+ * @example
+ * checkWebhookUrl('https://2130706433/hook').reasons[0]?.code // 'loopback_address'
+ * checkWebhookUrl('https://example.com/hooks/invoices').ok     // true
+ */
+export function checkWebhookUrl(url: string | URL): WebhookUrlCheck {
+  let parsed: URL;
+  try {
+    parsed = new URL(String(url).trim());
+  } catch {
+    const reason: WebhookUrlReason = { code: 'invalid_url', message: 'This is not a valid absolute URL.' };
+    return { ok: false, reasons: [reason], url: undefined };
+  }
+  const reasons: WebhookUrlReason[] = [];
+  if (parsed.protocol !== 'https:') {
+    reasons.push({ code: 'not_https', message: `The URL must use https://, not ${parsed.protocol}//.` });
+  }
+  if (parsed.hostname.replace(/\.+$/, '') === '') {
+    reasons.push({ code: 'invalid_url', message: 'The URL has no host.' });
+  } else {
+    reasons.push(...hostReasons(parsed.hostname.toLowerCase()));
+  }
+  return { ok: reasons.length === 0, reasons, url: parsed };
+}
+
+/**
+ * Whether a webhook URL passes {@link checkWebhookUrl}.
+ * @example isSafeWebhookUrl('https://[::ffff:127.0.0.1]/') // false
+ */
+export function isSafeWebhookUrl(url: string | URL): boolean {
+  return checkWebhookUrl(url).ok;
+}

@@ -1,0 +1,52 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type {
+  DocumentEvent,
+  DocumentEventData,
+  InventoryEvent,
+  InventoryEventData,
+  UnknownEvent,
+  WebhookEvent,
+} from '../../src/webhooks/index.js';
+import { verifyWebhook } from '../../src/webhooks/index.js';
+
+declare const event: WebhookEvent;
+
+describe('WebhookEvent types', () => {
+  it('verifyWebhook resolves to a WebhookEvent', () => {
+    expectTypeOf(verifyWebhook).returns.resolves.toEqualTypeOf<WebhookEvent>();
+  });
+
+  it('narrows to the unknown event on known === false', () => {
+    if (!event.known) {
+      expectTypeOf(event).toEqualTypeOf<UnknownEvent>();
+      expectTypeOf(event.data).toBeUnknown();
+    }
+  });
+
+  it('narrows data on event_type once known is checked', () => {
+    if (event.known && event.event_type === 'document') {
+      expectTypeOf(event).toEqualTypeOf<DocumentEvent>();
+      expectTypeOf(event.data).toEqualTypeOf<DocumentEventData>();
+    }
+    if (event.known && event.event_type === 'inventory') {
+      expectTypeOf(event).toEqualTypeOf<InventoryEvent>();
+      expectTypeOf(event.data.partner_product_id).toEqualTypeOf<number | string>();
+      expectTypeOf(event.data.movement).toEqualTypeOf<'in' | 'out'>();
+    }
+  });
+
+  it('keeps timestamps as strings', () => {
+    expectTypeOf<DocumentEventData['timestamp']>().toBeString();
+    expectTypeOf<InventoryEventData['timestamp']>().toBeString();
+  });
+
+  it('does not let data be read as document data before narrowing', () => {
+    // @ts-expect-error data may be an unknown event's data until `known` is checked
+    void event.data.hash_id;
+  });
+
+  it('refuses a parsed object as the body at compile time', () => {
+    // @ts-expect-error a parsed object is not a raw body
+    void verifyWebhook({ event_id: 'x' }, 'sig', 'secret');
+  });
+});

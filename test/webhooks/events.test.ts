@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { verifyWebhook, type WebhookEvent, WebhookPayloadError } from '../../src/webhooks/index.js';
+import { parseWebhookEvent } from '../../src/webhooks/parse-event.js';
+import { DOCUMENT_EVENT, INVENTORY_EVENT, SECRET, signed } from './fixtures.js';
+
+function payloadError(body: string | Uint8Array): WebhookPayloadError {
+  try {
+    parseWebhookEvent(body);
+  } catch (error) {
+    if (error instanceof WebhookPayloadError) return error;
+    throw error;
+  }
+  throw new Error('expected a WebhookPayloadError');
+}
+
+const fields = (error: WebhookPayloadError) => error.issues.map((issue) => issue.field);
+
+describe('webhook event parsing', () => {
+  it('reads an inventory event with an unmapped product (-1) and a fractional quantity', () => {
+    const event = parseWebhookEvent(JSON.stringify(INVENTORY_EVENT));
+    expect(event).toEqual({ known: true, ...INVENTORY_EVENT });
+  });
+
+  it('keeps a string partner_product_id as a string', () => {
+    const data = { ...INVENTORY_EVENT.data, partner_product_id: 'SKU-77' };
+    const event = parseWebhookEvent(JSON.stringify({ ...INVENTORY_EVENT, data }));
+    expect(event.known && event.event_type === 'inventory' && event.data.partner_product_id).toBe('SKU-77');
+  });
+
+  it('returns an event of an unknown type as an unknown event with its data untouched', () => {
+    const future = { event_id: 'a1', event_type: 'payment', data: { amount: 10, nested: [1, { x: null }] } };
+    const event = parseWebhookEvent(JSON.stringify(future));
+    expect(event).toEqual({ known: false, ...future });
+  });
+
+  it('accepts an event_id that is not shaped like a UUID', () => {
+    const event = parseWebhookEvent(JSON.stringify({ ...DOCUMENT_EVENT, event_id: 'evt_42' }));
+    expect(event.event_id).toBe('evt_42');
+  });
+
+  it('drops data fields the spec does not define from known events', () => {
+    const data = { ...DOCUMENT_EVENT.data, added_later: true };
+    const event = parseWebhookEvent(JSON.stringify({ ...DOCUMENT_EVENT, data }));
+    expect(event.data).toEqual(DOCUMENT_EVENT.data);
+  });
+
+  it('accepts a UTF-8 byte order mark before the JSON', () => {
+    const bytes = new TextEncoder().encode(`\uFEFF${JSON.stringify(DOCUMENT_EVENT)}`);
+    expect(parseWebhookEvent(bytes).event_id).toBe(DOCUMENT_EVENT.event_id);
+  });
+
+  it.each([
+    ['an empty body', '', 'The body is empty'],
+    ['text that is not JSON', 'event=1', 'not valid JSON'],
+    ['a JSON array', '[1,2]', 'Expected a JSON object'],
+    ['a JSON string', '"hello"', 'Expected a JSON object'],
+  ])('refuses %s with a message saying so', (_, body, message) => {
+    expect(payloadError(body).message).toContain(message);
+  });
+
+  it('refuses bytes that are not UTF-8', () => {
+    expect(payloadError(Uint8Array.of(0x7b, 0xff, 0xfe, 0x7d)).message).toContain('not valid UTF-8');
+  });
+
+  it('lists every missing envelope field with its path', () => {
+    expect(fields(payloadError('{}')).sort()).toEqual(['data', 'event_id', 'event_type']);
+  });
+
+  it('refuses an empty event_id', () => {
+    expect(fields(payloadError(JSON.stringify({ ...DOCUMENT_EVENT, event_id: '' })))).toEqual(['event_id']);
+  });
+
+  it('names each bad field of an inventory event under data', () => {
+    const data = { ...INVENTORY_EVENT.data, service_product_id: 1.5, movement: 'sideways', qty: '3' };
+    const error = payloadError(JSON.stringify({ ...INVENTORY_EVENT, data }));
+    expect(fields(error).sort()).toEqual(['data.movement', 'data.qty', 'data.service_product_id']);
+  });
+
+  it('refuses a document event whose data is not an object', () => {
+    expect(fields(payloadError(JSON.stringify({ ...DOCUMENT_EVENT, data: 'x' })))).toEqual(['data']);
+  });
+
+  it('does not repeat field values in the message', () => {
+    const data = { ...DOCUMENT_EVENT.data, hash_id: 12345678901 };
+    expect(payloadError(JSON.stringify({ ...DOCUMENT_EVENT, data })).message).not.toContain('12345678901');
+  });
+});
+
+describe('narrowing a verified event', () => {
+  it('lets a receiver switch on event_type after checking known', async () => {
+    const seen: string[] = [];
+    for (const payload of [DOCUMENT_EVENT, INVENTORY_EVENT, { event_id: 'z', event_type: 'new', data: null }]) {
+      const { body, signature } = signed(payload);
+      const event: WebhookEvent = await verifyWebhook(body, signature, SECRET);
+      if (!event.known) {
+        seen.push(`unknown:${event.event_type}`);
+        continue;
+      }
+      switch (event.event_type) {
+        case 'document':
+          seen.push(`document:${event.data.hash_id}`);
+          break;
+        case 'inventory':
+          seen.push(`inventory:${event.data.movement}:${event.data.qty}`);
+          break;
+      }
+    }
+    expect(seen).toEqual(['document:doc_7Hk2Lm9Q', 'inventory:out:12.5', 'unknown:new']);
+  });
+});
