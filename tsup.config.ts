@@ -3,9 +3,10 @@ import { defineConfig } from 'tsup';
 
 const pkg = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
 
-// One entry per public subpath of the `exports` map.
+// One entry per public subpath of the `exports` map; the bin is built apart (ESM only, no declarations).
 const entry = {
   index: 'src/index.ts',
+  testing: 'src/testing/index.ts',
 };
 
 const shared = {
@@ -22,4 +23,6 @@ export default defineConfig([
   // CJS: ky and p-throttle are ESM-only, so they are bundled into the CJS build
   // (leaving ky external breaks with `import_ky.default.create is not a function`).
   { ...shared, format: 'cjs', dts: true, noExternal: ['ky', 'p-throttle'] },
+  // The `invoicing-service-sdk` command.
+  { ...shared, entry: { cli: 'src/cli/index.ts' }, format: 'esm', dts: false },
 ]);

@@ -1,0 +1,169 @@
+import { abortableDelay } from '../client/abort.js';
+import { readBearer } from './api-key.js';
+import { Directory } from './directory.js';
+import type { MockEmulator } from './emulator-types.js';
+import { buildDocumentEvent, buildInventoryEvent } from './event-fixtures.js';
+import { checkFault, transportFaultOutcome } from './faults.js';
+import { type Outcome, toFetchResponse } from './outcome.js';
+import { RateWindow } from './rate-window.js';
+import { RequestLog } from './request-log.js';
+import { matchRoute, routeRequest } from './router.js';
+import { DEFAULT_MOCK_BASE_URL, type MockFault, type MockServiceOptions } from './types.js';
+import { checkWebhookTarget, deliverWebhook } from './webhook-emitter.js';
+
+/** The internal entry point of transports: the outcome of a request, before it is rendered. */
+export const DECIDE = Symbol('invoicing-service-sdk.mock.decide');
+
+/** A {@link MockEmulator} with the internal entry point its transports use. */
+export interface EmulatorCore extends MockEmulator {
+  /** Decides the answer. `receivedAt` is when the request's headers arrived, if the transport knows it. */
+  [DECIDE](request: Request, receivedAt?: number): Promise<Outcome>;
+  /** The emulator's clock. */
+  readonly now: () => number;
+}
+
+const defaultNow = () => performance.timeOrigin + performance.now();
+
+function basePath(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`baseUrl must be an absolute URL such as '${DEFAULT_MOCK_BASE_URL}'; got '${baseUrl}'`);
+  }
+  return url.pathname.replace(/\/+$/, '');
+}
+
+function rateInterval(option: MockServiceOptions['rateLimit']): number | undefined {
+  if (option === false) return undefined;
+  const interval = option === true || option === undefined ? 1000 : (option.intervalMs ?? 1000);
+  if (!Number.isFinite(interval) || interval <= 0) {
+    throw new TypeError(`rateLimit.intervalMs must be a positive number of milliseconds; got ${String(interval)}`);
+  }
+  return interval;
+}
+
+/** Creates the emulator core, with no transport: see `createMockService` and `startMockServer`. */
+export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
+  const baseUrl = (options.baseUrl ?? DEFAULT_MOCK_BASE_URL).replace(/\/+$/, '');
+  const prefix = basePath(baseUrl);
+  const now = options.now ?? defaultNow;
+  const directory = new Directory();
+  const rateWindow = new RateWindow(rateInterval(options.rateLimit));
+  const log = new RequestLog();
+  const faults: Readonly<MockFault>[] = [];
+  let closing = new AbortController();
+  let companyId = '';
+  let apiKey = '';
+
+  function seed(): void {
+    directory.clear();
+    companyId = directory.addCompany({ portalConnected: options.portalConnected ?? true });
+    apiKey = directory.addApiKey({ companyId }, apiKey === '' ? undefined : apiKey);
+  }
+  seed();
+
+  async function decide(request: Request, arrivedAt?: number): Promise<Outcome> {
+    // A gateway stamps a request when its headers arrive; the body may take longer under load.
+    const receivedAt = arrivedAt ?? now();
+    const path = new URL(request.url).pathname;
+    const route = matchRoute(path, prefix);
+    const bodyText = await request.text().catch(() => '');
+    const docHashId = route.kind === 'ewaybill' ? route.docHashId : undefined;
+    const entry = log.arrived({
+      method: request.method,
+      path,
+      docHashId,
+      headers: request.headers,
+      bodyText,
+      receivedAt,
+    });
+    const bearer = readBearer(request.headers.get('authorization'));
+    const key = bearer.kind === 'token' ? directory.keyRecord(bearer.token) : undefined;
+    entry.keyId = key?.keyId;
+    entry.companyId = key?.companyId;
+    if (key) rateWindow.record(key.keyId, receivedAt);
+    const fault = faults.shift();
+    let outcome: Outcome;
+    try {
+      if (fault?.delayMs) await abortableDelay(fault.delayMs, AbortSignal.any([closing.signal, request.signal]));
+      outcome =
+        (fault && transportFaultOutcome(fault)) ??
+        routeRequest({ request, route, prefix, bodyText, receivedAt, fault }, { directory, rateWindow });
+    } catch {
+      outcome = { kind: 'drop' }; // a delay cut short by close() or by the client going away
+    }
+    const recorded = log.answered(entry, outcome, fault);
+    try {
+      options.onRequest?.(recorded);
+    } catch {
+      // A failing observer must not change the answer.
+    }
+    return outcome;
+  }
+
+  const service: EmulatorCore = {
+    baseUrl,
+    get apiKey() {
+      return apiKey;
+    },
+    get companyId() {
+      return companyId;
+    },
+    get requests() {
+      return log.snapshot();
+    },
+    get pendingFaults() {
+      return faults.length;
+    },
+    fetch: async (input, init) => toFetchResponse(await decide(new Request(input, init))),
+    handle: async (request) => toFetchResponse(await decide(request)),
+    [DECIDE]: decide,
+    now,
+    addCompany(companyOptions = {}) {
+      const id = directory.addCompany(companyOptions);
+      return { companyId: id, apiKey: directory.addApiKey({ companyId: id }) };
+    },
+    addApiKey: (keyOptions = {}) =>
+      directory.addApiKey({ ...keyOptions, companyId: keyOptions.companyId ?? companyId }),
+    revokeApiKey: (key) => directory.revokeApiKey(key),
+    keyIdOf: (key) => directory.keyRecord(key)?.keyId,
+    addDocument: (hashId, docOptions = {}) => directory.addDocument(docOptions.companyId ?? companyId, hashId),
+    getDocument: (hashId) => directory.documents().find((d) => d.hashId === hashId),
+    documents: (id) => directory.documents(id),
+    setPortalConnected: (connected, id) => directory.setPortalConnected(id ?? companyId, connected),
+    failNext(fault, { times = 1 } = {}) {
+      if (!Number.isInteger(times) || times < 1)
+        throw new TypeError(`failNext: times must be an integer >= 1; got ${String(times)}`);
+      const checked = checkFault(fault);
+      for (let i = 0; i < times; i++) faults.push(checked);
+    },
+    clearFaults: () => {
+      faults.length = 0;
+    },
+    arrivalsOf(key) {
+      const keyId = directory.keyRecord(key)?.keyId;
+      return keyId === undefined ? [] : rateWindow.arrivals(keyId);
+    },
+    emitWebhook: async (event, target) =>
+      deliverWebhook(event, checkWebhookTarget(target ?? options.webhook, 'emitWebhook')),
+    sendDocumentEvent: async (overrides, target) =>
+      deliverWebhook(buildDocumentEvent(overrides), checkWebhookTarget(target ?? options.webhook, 'sendDocumentEvent')),
+    sendInventoryEvent: async (overrides, target) =>
+      deliverWebhook(
+        buildInventoryEvent(overrides),
+        checkWebhookTarget(target ?? options.webhook, 'sendInventoryEvent'),
+      ),
+    reset() {
+      seed();
+      faults.length = 0;
+      log.clear();
+      rateWindow.clear();
+    },
+    close() {
+      closing.abort();
+      closing = new AbortController();
+    },
+  };
+  return service;
+}

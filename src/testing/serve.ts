@@ -1,0 +1,61 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EmulatorCore } from './emulator.js';
+import { nodeListener } from './node-bridge.js';
+
+/** Where the mock server listens. */
+export interface ListenOptions {
+  /**
+   * The port; 0 picks a free one.
+   * @default 0
+   */
+  port?: number | undefined;
+  /**
+   * The interface. The default is loopback only, so the mock is never reachable from other machines.
+   * @default '127.0.0.1'
+   */
+  host?: string | undefined;
+}
+
+/** A running server of an emulator core. */
+export interface ServedEmulator {
+  /** The base URL, including the partner prefix, for example `http://127.0.0.1:4010/api/partner`. */
+  readonly url: string;
+  /** The port it listens on. */
+  readonly port: number;
+  /** Stops listening, cuts open connections and scripted delays; resolves when the server is closed. */
+  close(): Promise<void>;
+}
+
+/** Serves an emulator core on a real loopback HTTP socket. @throws {Error} when the port cannot be bound. */
+export async function serveEmulator(core: EmulatorCore, options: ListenOptions = {}): Promise<ServedEmulator> {
+  const port = options.port ?? 0;
+  const host = options.host ?? '127.0.0.1';
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new TypeError(`port must be an integer from 0 to 65535; got ${String(port)}`);
+  }
+  const server = createServer(nodeListener(core));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const prefix = new URL(core.baseUrl).pathname.replace(/\/+$/, '');
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${address.port}${prefix}`,
+    port: address.port,
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        core.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'tsup';
+
+/** Builds src/cli/index.ts into a temporary folder under the project's ignored .tmp/ (so `zod` resolves). */
+export async function buildCli(): Promise<{ file: string; remove(): void }> {
+  mkdirSync(join(process.cwd(), '.tmp'), { recursive: true });
+  const dir = mkdtempSync(join(process.cwd(), '.tmp', 'cli-test-'));
+  await build({
+    config: false,
+    entry: { cli: 'src/cli/index.ts' },
+    outDir: dir,
+    format: 'esm',
+    target: 'node22',
+    outExtension: () => ({ js: '.mjs' }),
+    define: { __SDK_VERSION__: JSON.stringify('0.0.0-cli-test') },
+    silent: true,
+    dts: false,
+    sourcemap: false,
+  });
+  return { file: join(dir, 'cli.mjs'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A running CLI process with its output so far. */
+export interface CliRun {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal name); kills the process if it has not exited within `ms`. */
+  exit(ms?: number): Promise<number | string>;
+  /** Resolves when stdout matches `pattern`; rejects after `ms`. */
+  waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
+}
+
+/** Spawns `node <file> ...args` with the Node running the tests (Node 24 under npm). */
+export function runCli(file: string, args: readonly string[]): CliRun {
+  const child = spawn(process.execPath, [file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8');
+  });
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+  });
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exit(ms = 10_000) {
+      const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+      return exited.finally(() => clearTimeout(timer));
+    },
+    async waitFor(pattern, ms = 10_000) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const match = out.match(pattern);
+        if (match) return match;
+        if (Date.now() > deadline || child.exitCode !== null) {
+          throw new Error(`CLI output did not match ${pattern} within ${ms} ms. stdout: ${out} stderr: ${err}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+}

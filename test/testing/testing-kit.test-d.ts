@@ -1,0 +1,31 @@
+import type { EwayBillModel } from 'invoicing-service-sdk';
+import {
+  buildDocumentEvent,
+  buildEwayBillModel,
+  buildInventoryEvent,
+  createMockService,
+  type MockServer,
+  type RecordedRequest,
+  startMockServer,
+} from 'invoicing-service-sdk/testing';
+import type { HttpHandler } from 'msw';
+import { describe, expectTypeOf, it } from 'vitest';
+
+describe('types of the testing kit', () => {
+  it('builds models and events of the SDK types', () => {
+    expectTypeOf(buildEwayBillModel()).toEqualTypeOf<EwayBillModel>();
+    expectTypeOf(buildDocumentEvent().event_type).toEqualTypeOf<'document'>();
+    expectTypeOf(buildInventoryEvent().data.movement).toEqualTypeOf<'in' | 'out'>();
+    // @ts-expect-error: an address override must use the spec's field names
+    buildEwayBillModel({ dispatch_to: { zip: '600001' } });
+  });
+
+  it('gives msw handlers and a typed request log', () => {
+    const service = createMockService();
+    expectTypeOf(service.handlers).toEqualTypeOf<readonly HttpHandler[]>();
+    expectTypeOf(service.requests).toEqualTypeOf<readonly RecordedRequest[]>();
+    expectTypeOf(startMockServer).returns.resolves.toEqualTypeOf<MockServer>();
+    // @ts-expect-error: not a fault the mock knows
+    service.failNext({ explode: true });
+  });
+});
