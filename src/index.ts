@@ -80,7 +80,7 @@ export type { State } from './model/states.js';
 export { STATES } from './model/states.js';
 export type { ProcessRateLimiterOptions } from './throttle/process-rate-limiter.js';
 export { createProcessRateLimiter } from './throttle/process-rate-limiter.js';
-export type { RateLimiter } from './throttle/rate-limiter.js';
+export type { RateLimiter, ReleaseSlot } from './throttle/rate-limiter.js';
 
 export type {
   CryptoChoice,

@@ -7,7 +7,7 @@ import { preflightError, preflightEwayBill } from '../gst/preflight.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { toValidationError } from '../model/validate.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
-import { type RateLimiter, rateLimitKeyId } from '../throttle/rate-limiter.js';
+import { type RateLimiter, type ReleaseSlot, rateLimitKeyId } from '../throttle/rate-limiter.js';
 import { abortableDelay, abortError } from './abort.js';
 import { emit } from './events.js';
 import {
@@ -160,8 +160,9 @@ export class ServiceClient {
     const keyId = await this.#keyId;
     const { hooks, logger } = this.#options;
     for (let attempt = 1; ; attempt++) {
+      let release: ReleaseSlot | undefined | void;
       try {
-        await this.#limiter.acquire(keyId, signal);
+        release = await this.#limiter.acquire(keyId, signal);
       } catch (error) {
         throw signal?.aborted ? abortError(signal) : error;
       }
@@ -169,7 +170,10 @@ export class ServiceClient {
       const started = performance.now();
       let error: unknown;
       try {
-        const answer = await sendAttempt({ ky: this.#ky, url, body, timeout, signal, request });
+        // The slot is released once the answer is read or the attempt failed: the limiter may space from it.
+        const answer = await sendAttempt({ ky: this.#ky, url, body, timeout, signal, request }).finally(() =>
+          release?.(),
+        );
         const done = {
           ...request,
           attempt,

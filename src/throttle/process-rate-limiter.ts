@@ -1,5 +1,5 @@
 import pThrottle from 'p-throttle';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateLimiter, ReleaseSlot } from './rate-limiter.js';
 
 /** Options of {@link createProcessRateLimiter}. */
 export interface ProcessRateLimiterOptions {
@@ -14,10 +14,27 @@ export interface ProcessRateLimiterOptions {
    * @default 25
    */
   margin?: number;
+  /**
+   * Space each request of a key from the previous request's answer too, not only from its start. The service counts a
+   * request when it arrives, some time between the client sending it and the answer, so spacing starts alone lets a
+   * late arrival (a cold connection, a busy server) come less than `interval` before the next one, which the service
+   * may refuse with a 429. With this on, the next request starts `interval` after the previous answer (or, for a
+   * slow answer, `interval` after `answerWaitLimit` past the previous start). `false` spaces starts only, for the most
+   * throughput, and relies on the client's automatic retry of 429s.
+   * @default true
+   */
+  waitForAnswer?: boolean;
+  /**
+   * With `waitForAnswer`: how long after its start a request is assumed to have reached the service when its answer
+   * takes longer, in milliseconds. It bounds what a slow answer costs the next request (the period of a key is at
+   * most `interval + answerWaitLimit`). `Infinity` waits for every answer.
+   * @default 1000
+   */
+  answerWaitLimit?: number;
 }
 
 interface Waiter {
-  resolve(): void;
+  resolve(release: ReleaseSlot): void;
 }
 
 interface KeyState {
@@ -29,6 +46,12 @@ interface KeyState {
   slotPending: boolean;
   /** `performance.now()` at the last start granted, or -Infinity. */
   lastStart: number;
+  /** Start times of the requests started and not yet released. */
+  inFlight: Set<number>;
+  /** The latest time by which an ended request had reached the service, as far as the client can tell. */
+  arrivalBound: number;
+  /** Called at the next release. */
+  onRelease: (() => void) | undefined;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -37,12 +60,15 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * An in-process {@link RateLimiter}: per key, a FIFO queue in front of a p-throttle gate
  * (`limit: 1`, strict). Only the head of the queue holds a pending p-throttle slot, so a caller that aborts
  * while queued leaves at once and its turn passes to the next one. A monotonic-clock check guarantees
- * that no two starts of one key are less than `interval` apart. Idle keys are dropped, so a multi-tenant
+ * that no two starts of one key are less than `interval` apart, and (by default) that a request starts at least
+ * `interval` after the previous request's answer. Idle keys are dropped, so a multi-tenant
  * process with many keys does not grow without bound. Nothing runs and no timer exists while idle.
  */
 export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}): RateLimiter {
   const interval = options.interval ?? 1000;
   const margin = options.margin ?? 25;
+  const waitForAnswer = options.waitForAnswer ?? true;
+  const answerWaitLimit = options.answerWaitLimit ?? 1000;
   const keys = new Map<string, KeyState>();
   let lastSweep = performance.now();
 
@@ -50,7 +76,8 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     if (now - lastSweep < interval * 10) return;
     lastSweep = now;
     for (const [id, state] of keys) {
-      if (!state.slotPending && state.waiters.length === 0 && now - state.lastStart > interval * 2) keys.delete(id);
+      const idle = !state.slotPending && state.waiters.length === 0 && state.inFlight.size === 0;
+      if (idle && now - Math.max(state.lastStart, state.arrivalBound) > interval * 2) keys.delete(id);
     }
   }
 
@@ -58,20 +85,67 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     let state = keys.get(id);
     if (!state) {
       const gate = pThrottle({ limit: 1, interval: interval + margin, strict: true });
-      state = { slot: gate(async () => {}), waiters: [], slotPending: false, lastStart: Number.NEGATIVE_INFINITY };
+      state = {
+        slot: gate(async () => {}),
+        waiters: [],
+        slotPending: false,
+        lastStart: Number.NEGATIVE_INFINITY,
+        inFlight: new Set(),
+        arrivalBound: Number.NEGATIVE_INFINITY,
+        onRelease: undefined,
+      };
       keys.set(id, state);
     }
     return state;
   }
 
+  /** Resolves at the next release of the key, or after `ms`. */
+  function nextRelease(state: KeyState, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      const previous = state.onRelease;
+      state.onRelease = () => {
+        clearTimeout(timer);
+        previous?.();
+        resolve();
+      };
+    });
+  }
+
+  /** The earliest time the next request of the key may start. */
+  function earliestStart(state: KeyState): number {
+    let earliest = state.lastStart + interval;
+    if (!waitForAnswer) return earliest;
+    // The service counted an ended request by its answer: `interval` after that is enough.
+    earliest = Math.max(earliest, state.arrivalBound + interval + 1);
+    for (const start of state.inFlight) earliest = Math.max(earliest, start + answerWaitLimit + interval);
+    return earliest;
+  }
+
   async function grant(state: KeyState): Promise<void> {
-    // p-throttle decides the slot; this check makes the bound exact whatever its timer drift.
-    const early = state.lastStart + interval - performance.now();
-    if (early > 0) await sleep(Math.ceil(early));
+    // p-throttle decides the slot; these checks make the bounds exact whatever its timer drift.
+    for (
+      let wait = earliestStart(state) - performance.now();
+      wait > 0;
+      wait = earliestStart(state) - performance.now()
+    ) {
+      await (state.inFlight.size > 0 ? nextRelease(state, Math.ceil(wait)) : sleep(Math.ceil(wait)));
+    }
     const waiter = state.waiters.shift();
     if (!waiter) return; // everyone left while the slot was pending: the slot lapses
-    state.lastStart = performance.now();
-    waiter.resolve();
+    const start = performance.now();
+    state.lastStart = start;
+    state.inFlight.add(start);
+    let released = false;
+    waiter.resolve(() => {
+      if (released) return;
+      released = true;
+      state.inFlight.delete(start);
+      state.arrivalBound = Math.max(state.arrivalBound, Math.min(performance.now(), start + answerWaitLimit));
+      const notify = state.onRelease;
+      state.onRelease = undefined;
+      notify?.();
+    });
   }
 
   function pump(state: KeyState): void {
@@ -91,16 +165,16 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       signal?.throwIfAborted();
       sweep(performance.now());
       const state = stateFor(id);
-      return new Promise<void>((resolve, reject) => {
+      return new Promise<ReleaseSlot>((resolve, reject) => {
         const onAbort = () => {
           const index = state.waiters.indexOf(waiter);
           if (index !== -1) state.waiters.splice(index, 1);
           reject(signal?.reason);
         };
         const waiter: Waiter = {
-          resolve: () => {
+          resolve: (release) => {
             signal?.removeEventListener('abort', onAbort);
-            resolve();
+            resolve(release);
           },
         };
         signal?.addEventListener('abort', onAbort, { once: true });

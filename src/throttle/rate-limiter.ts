@@ -1,5 +1,9 @@
+/** Tells a {@link RateLimiter} that the request it let start has ended (answered, failed or cancelled). */
+export type ReleaseSlot = () => void;
+
 /**
- * Decides when a request of one API key may start. The client asks it before every attempt.
+ * Decides when a request of one API key may start. The client asks it before every attempt, and calls the
+ * returned {@link ReleaseSlot} (if any) once the attempt has ended.
  *
  * The default is an in-process limiter ({@link createProcessRateLimiter}) shared by every `ServiceClient`
  * of the process. A limiter shared across processes (for example one backed by Redis) implements this
@@ -9,8 +13,9 @@ export interface RateLimiter {
   /**
    * Resolves when a request identified by `keyId` may start. `keyId` is a hash of the API key, never the key.
    * Rejects with `signal.reason` as soon as `signal` aborts while waiting; the turn then passes to the next caller.
+   * May resolve to a function that the client calls when the request has ended.
    */
-  acquire(keyId: string, signal?: AbortSignal): Promise<void>;
+  acquire(keyId: string, signal?: AbortSignal): Promise<ReleaseSlot | undefined | void>;
 }
 
 /** Computes the identifier of an API key for a {@link RateLimiter}: the hex SHA-256 of the key. */

@@ -1,0 +1,59 @@
+import { createProcessRateLimiter, ServiceClient } from 'invoicing-service-sdk';
+import { describe, expect, it } from 'vitest';
+import { recordingFetch } from '../helpers/fake-fetch.js';
+import { freshKey, validModel } from '../helpers/model.js';
+
+const BASE_URL = 'https://service.test/api/partner';
+
+/** A fetch whose answers take `ms`, recording when each answer came back. */
+function slowFetch(ms: number) {
+  const answeredAt: number[] = [];
+  const recorded = recordingFetch(
+    ...Array.from(
+      { length: 3 },
+      () => () =>
+        new Promise<Response>((resolve) =>
+          setTimeout(() => {
+            answeredAt.push(performance.now());
+            resolve(Response.json({ success: true, message: 'ok' }));
+          }, ms),
+        ),
+    ),
+  );
+  return { ...recorded, answeredAt };
+}
+
+async function twoCalls(
+  fetch: typeof globalThis.fetch,
+  limiterOptions?: Parameters<typeof createProcessRateLimiter>[0],
+) {
+  const rateLimiter = limiterOptions ? createProcessRateLimiter(limiterOptions) : undefined;
+  const client = new ServiceClient({ apiKey: freshKey('spacing'), baseUrl: BASE_URL, fetch, rateLimiter });
+  await Promise.all([client.createEwayBill('a', validModel()), client.createEwayBill('b', validModel())]);
+}
+
+describe('spacing from the answer (the service counts a request when it arrives, before it answers)', () => {
+  it('by default starts the next request of a key at least 1000 ms after the previous answer', async () => {
+    const { fetch, calls, answeredAt } = slowFetch(300);
+    await twoCalls(fetch);
+    expect(calls).toHaveLength(2);
+    expect((calls[1]?.at ?? 0) - (answeredAt[0] ?? Number.NaN)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('with waitForAnswer: false spaces the starts only', async () => {
+    const { fetch, calls, answeredAt } = slowFetch(300);
+    await twoCalls(fetch, { waitForAnswer: false });
+    const gap = (calls[1]?.at ?? 0) - (calls[0]?.at ?? 0);
+    expect(gap).toBeGreaterThanOrEqual(1000);
+    // It did not wait for the answer: it started less than 1000 ms after it.
+    expect((calls[1]?.at ?? 0) - (answeredAt[0] ?? Number.NaN)).toBeLessThan(1000);
+  });
+
+  it('does not wait for a slow answer beyond answerWaitLimit', async () => {
+    const { fetch, calls, answeredAt } = slowFetch(2500);
+    await twoCalls(fetch, { answerWaitLimit: 500 });
+    const gap = (calls[1]?.at ?? 0) - (calls[0]?.at ?? 0);
+    expect(gap).toBeGreaterThanOrEqual(1500); // 500 ms assumed to arrive, then 1000 ms
+    expect(calls[1]?.at ?? Number.POSITIVE_INFINITY).toBeLessThan(answeredAt[0] ?? Number.NaN); // before the answer came
+  });
+});
