@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { ServiceClient, ServiceError, ValidationError } from 'invoicing-service-sdk';
+import {
+  ServiceClient,
+  ServiceError,
+  signWebhook,
+  ValidationError,
+  verifyWebhook,
+  WebhookPayloadError,
+  WebhookVerificationError,
+} from 'invoicing-service-sdk';
 import { describe, expect, it } from 'vitest';
 import { freshKey, validModel } from '../helpers/model.js';
 
@@ -102,6 +110,51 @@ describe('fuzzing', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it('turns any webhook input into an event or a webhook error, never another throw', async () => {
+    const envelope = fc.record(
+      {
+        event_id: fc.oneof(fc.uuid(), fc.string(), jsonValue),
+        event_type: fc.oneof(fc.constantFrom('document', 'inventory'), fc.string(), jsonValue),
+        data: fc.oneof(
+          jsonValue,
+          fc.record(
+            { hash_id: fc.string(), qty: fc.oneof(fc.double(), fc.string()), movement: fc.string() },
+            { requiredKeys: [] },
+          ),
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    const rawBody = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.uint8Array({ maxLength: 300 }),
+      envelope.map((v) => JSON.stringify(v)),
+      jsonValue.map((v) => JSON.stringify(v)),
+    );
+    const secret = fc.string({ minLength: 1, maxLength: 40 });
+    await fc.assert(
+      fc.asyncProperty(
+        rawBody,
+        secret,
+        fc.oneof(fc.constant('sign'), fc.string(), fc.constant(null), fc.constant(undefined)),
+        async (body, key, header) => {
+          const signature = header === 'sign' ? signWebhook(body, key) : header;
+          try {
+            const event = await verifyWebhook(body, signature, key);
+            expect(header).toBe('sign');
+            expect(typeof event.event_type).toBe('string');
+          } catch (error) {
+            const expected = header === 'sign' ? WebhookPayloadError : WebhookVerificationError;
+            expect(error).toBeInstanceOf(expected);
+            // A short secret may appear in any text by chance; a long one must never.
+            if (key.length >= 12) expect((error as Error).message).not.toContain(key);
+          }
+        },
+      ),
+      { numRuns: 400 },
     );
   });
 });
