@@ -79,5 +79,5 @@ try {
   server.close();
 }
 console.log(
-  `ok: ${typeof require === 'function' ? 'require' : 'import'} works (ServiceClient, errors, validation, no key in output)`,
+  `ok: ${typeof require === 'function' ? 'require' : 'import'} works (ServiceClient, errors, validation, no key in output, the testing subpath)`,
 );

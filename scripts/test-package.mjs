@@ -26,9 +26,16 @@ try {
   const stray = files.filter((f) => !/^(dist\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(f));
   if (stray.length) throw new Error(`unexpected files in the tarball: ${stray.join(', ')}`);
 
+  step('the main entry stays portable');
+  const main = readFileSync(join(root, 'dist/index.js'), 'utf8');
+  const portability = [/from ['"]node:/, /import\(['"]node:/, /from ['"]msw/].filter((pattern) => pattern.test(main));
+  if (portability.length) throw new Error(`dist/index.js imports a Node built-in or msw: ${portability.join(', ')}`);
+  console.log('dist/index.js imports no node: module and no msw (edge runtimes can load it)');
+
   step('install the tarball into a scratch consumer');
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
-  run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', tarball], scratch);
+  const msw = JSON.parse(readFileSync(join(root, 'node_modules/msw/package.json'), 'utf8')).version;
+  run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', tarball, `msw@${msw}`], scratch);
 
   const consumerChecks = readFileSync(new URL('./consumer-checks.mjs', import.meta.url), 'utf8');
   for (const [format, file] of [
@@ -48,6 +55,11 @@ try {
     console.log(run(process.execPath, [file], scratch).trim());
   }
 
+  step('the bin');
+  const help = run(process.execPath, [join(scratch, 'node_modules/.bin/invoicing-service-sdk'), '--help'], scratch);
+  if (!/mock-server/.test(help)) throw new Error(`invoicing-service-sdk --help did not describe mock-server:\n${help}`);
+  console.log('invoicing-service-sdk --help describes mock-server');
+
   step('@arethetypeswrong/cli');
   console.log(run('npx', ['--no-install', 'attw', '--pack', '.', '--format', 'ascii']).trim());
 
@@ -64,4 +76,4 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 if (failed) process.exit(1);
-console.log('\npackage: 4 passed, 0 failed');
+console.log('\npackage: 6 passed, 0 failed');
