@@ -50,7 +50,7 @@ describe('spacing from the answer (the service counts a request when it arrives,
   });
 
   it('does not wait for a slow answer beyond answerWaitLimit', async () => {
-    const { fetch, calls, answeredAt } = slowFetch(2500);
+    const { fetch, calls, answeredAt } = slowFetch(4000);
     await twoCalls(fetch, { answerWaitLimit: 500 });
     const gap = (calls[1]?.at ?? 0) - (calls[0]?.at ?? 0);
     expect(gap).toBeGreaterThanOrEqual(1500); // 500 ms assumed to arrive, then 1000 ms
