@@ -1,33 +1,19 @@
 import type { EwayBillModel } from 'invoicing-service-sdk';
+import { buildEwayBillModel, type EwayBillModelOverrides } from 'invoicing-service-sdk/testing';
 
-/** A model that satisfies every rule of the spec. */
+/**
+ * A model that satisfies every rule of the spec: the testing kit's fixture (Pune to Kolkata by road), trimmed to the
+ * required fields and a vehicle number, so tests state every optional field they depend on.
+ */
 export function validModel(overrides: Partial<EwayBillModel> = {}): EwayBillModel {
-  return {
-    supply_type: 'Outward',
-    sub_supply_type: 'Supply',
-    transporter_doc_date: '21-11-2026',
-    transport_mode: 'Road',
-    vehicle_number: 'MH12AB1234',
-    dispatch_from: {
-      addr_id: 1,
-      address_line1: '12 MG Road',
-      address_line2: 'Camp',
-      city: 'Pune',
-      state: 'MAHARASHTRA',
-      country: 'India',
-      pincode: '411001',
-    },
-    dispatch_to: {
-      addr_id: 2,
-      address_line1: '4 Park Street',
-      address_line2: '',
-      city: 'Kolkata',
-      state: 'WEST BENGAL',
-      country: 'India',
-      pincode: '700016',
-    },
-    ...overrides,
-  } as EwayBillModel;
+  const trimmed = {
+    vehicle_type: undefined,
+    transporter_name: undefined,
+    transporter_doc_number: undefined,
+    ship_to_gstin: undefined,
+  };
+  const model = buildEwayBillModel({ ...trimmed, ...overrides } as EwayBillModelOverrides);
+  return Object.fromEntries(Object.entries(model).filter(([, value]) => value !== undefined)) as EwayBillModel;
 }
 
 let counter = 0;
