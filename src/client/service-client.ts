@@ -98,11 +98,16 @@ export class ServiceClient {
    * });
    */
   async createEwayBill(docHashId: string, model: EwayBillModel, options: RequestOptions = {}): Promise<EwayBillResult> {
-    const segment = checkDocHashId(docHashId);
     const parsed = EwayBillModelSchema.safeParse(model, { reportInput: true });
-    if (!parsed.success) throw toValidationError('e-way bill model', parsed.error);
+    const idProblem = docHashIdProblem(docHashId);
+    if (idProblem || !parsed.success) {
+      const issues = parsed.success ? [] : toValidationError('e-way bill model', parsed.error).issues;
+      const all = idProblem ? [validationIssue(['docHashId'], `docHashId ${idProblem}`), ...issues] : issues;
+      const subject = !idProblem ? 'e-way bill model' : parsed.success ? 'docHashId' : 'e-way bill request';
+      throw new ValidationError(subject, all);
+    }
     this.#preflight(parsed.data);
-    const url = `${this.#options.baseUrl}/v2/ewaybill/${segment}`;
+    const url = `${this.#options.baseUrl}/v2/ewaybill/${encodeURIComponent(docHashId)}`;
     const answer = await this.#send(url, JSON.stringify(parsed.data), options);
     const { message } = answer.json as { message?: unknown };
     return { success: true, message: typeof message === 'string' ? message : '' };
@@ -219,15 +224,12 @@ export class ServiceClient {
   }
 }
 
-function checkDocHashId(docHashId: unknown): string {
-  const problem =
-    typeof docHashId !== 'string'
-      ? `must be a string; got ${docHashId === null ? 'null' : typeof docHashId}`
-      : docHashId.trim() === ''
-        ? 'must not be empty'
-        : docHashId === '.' || docHashId === '..'
-          ? "cannot be '.' or '..' (URLs treat them as path navigation, even when encoded)"
-          : undefined;
-  if (problem) throw new ValidationError('docHashId', [validationIssue(['docHashId'], `docHashId ${problem}`)]);
-  return encodeURIComponent(docHashId as string);
+/** What is wrong with a docHashId, or `undefined`. It is sent as one path segment, so it must be a usable one. */
+function docHashIdProblem(docHashId: unknown): string | undefined {
+  if (typeof docHashId !== 'string') return `must be a string; got ${docHashId === null ? 'null' : typeof docHashId}`;
+  if (docHashId.trim() === '') return 'must not be empty';
+  if (docHashId === '.' || docHashId === '..') {
+    return "cannot be '.' or '..' (URLs treat them as path navigation, even when encoded)";
+  }
+  return undefined;
 }

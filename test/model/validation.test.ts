@@ -135,6 +135,12 @@ describe('local validation before any request', () => {
     expect(error.message).toMatch(message);
   });
 
+  it('lists a bad docHashId and a bad model together', async () => {
+    const error = await validationErrorOf({ ...validModel(), transport_mode: 'road' }, '');
+    expect(fields(error)).toEqual(['docHashId', 'transport_mode']);
+    expect(error.message).toMatch(/^Invalid e-way bill request: 2 problems/);
+  });
+
   it('rejects a model that is not an object', async () => {
     const error = await validationErrorOf(null);
     expect(fields(error)).toEqual(['(root)']);
