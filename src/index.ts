@@ -18,7 +18,7 @@ export {
 export { isAlreadyGenerated, PortalError, parsePortalCode } from './errors/portal-error.js';
 export type { ServiceErrorOptions } from './errors/service-error.js';
 export { isServiceError, ServiceError } from './errors/service-error.js';
-export { ConnectionError, TimeoutError } from './errors/transport-errors.js';
+export { ConnectionError, mayHaveSucceeded, TimeoutError } from './errors/transport-errors.js';
 export type { ValidationIssue } from './errors/validation-error.js';
 export { ValidationError } from './errors/validation-error.js';
 export type {

@@ -18,8 +18,10 @@ export interface ResponseEvent extends RequestEvent {
   readonly status: number | undefined;
   /** Milliseconds from sending to the whole body read. */
   readonly durationMs: number;
-  /** The error code when the attempt failed, for example `'RATE_LIMITED'`. */
-  readonly errorCode?: string | undefined;
+  /** When the attempt failed: the `code` of the SDK error it ended in, for example `'RATE_LIMITED'` or `'TIMEOUT'`. */
+  readonly code?: string | undefined;
+  /** When the service answered with an error: its own `error_code`, for example `'PORTAL_ERROR_604'`. */
+  readonly serviceErrorCode?: string | undefined;
 }
 
 /** A failed attempt will be retried. */

@@ -126,7 +126,11 @@ export class ServiceClient {
     for (const finding of findings) {
       try {
         if (onWarning) onWarning(finding);
-        else logger?.warn(`invoicing-service-sdk: preflight: ${finding.field}: ${finding.message}`, { ...finding });
+        // Without a callback or a logger, warnings still show: a silent 'warn' mode would warn nobody.
+        else
+          (logger ?? console).warn(`invoicing-service-sdk: preflight: ${finding.field}: ${finding.message}`, {
+            ...finding,
+          });
       } catch {
         // A failing warning callback must not stop the request.
       }
@@ -165,9 +169,10 @@ export class ServiceClient {
     const keyId = await this.#keyId;
     const { hooks, logger } = this.#options;
     for (let attempt = 1; ; attempt++) {
-      let release: ReleaseSlot | undefined | void;
+      let release: ReleaseSlot | undefined;
       try {
-        release = await this.#limiter.acquire(keyId, signal);
+        const granted = await this.#limiter.acquire(keyId, signal);
+        release = typeof granted === 'function' ? granted : undefined;
       } catch (error) {
         throw signal?.aborted ? abortError(signal) : error;
       }
@@ -189,8 +194,9 @@ export class ServiceClient {
           emit(hooks, logger, 'onResponse', done);
           return answer;
         }
-        error = this.#toError(answer);
-        emit(hooks, logger, 'onResponse', { ...done, errorCode: (error as ServiceError).code });
+        const apiError = this.#toError(answer);
+        error = apiError;
+        emit(hooks, logger, 'onResponse', { ...done, code: apiError.code, serviceErrorCode: apiError.errorCode });
       } catch (thrown) {
         if (!(thrown instanceof ServiceError)) throw thrown; // the caller's AbortError
         error = thrown;
@@ -200,7 +206,7 @@ export class ServiceClient {
           attempt,
           status: undefined,
           durationMs,
-          errorCode: thrown.code,
+          code: thrown.code,
         });
       }
       const delayMs =

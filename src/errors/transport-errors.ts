@@ -53,3 +53,18 @@ export class TimeoutError extends ServiceError {
     this.request = init.request;
   }
 }
+
+/**
+ * Whether the service may have acted on the request despite `error`: true for a `TimeoutError` or `ConnectionError`
+ * after sending, a 5xx `ServerError`, or a 2xx that was not a success answer. After such an error an e-way bill may
+ * exist: send the same request once more and treat `isAlreadyGenerated(error)` as success (see the README).
+ * @example if (mayHaveSucceeded(error)) await reconcile(doc);
+ */
+export function mayHaveSucceeded(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { mayHaveSucceeded?: unknown }).mayHaveSucceeded === true &&
+    error instanceof ServiceError
+  );
+}

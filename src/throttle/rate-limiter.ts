@@ -15,6 +15,7 @@ export interface RateLimiter {
    * Rejects with `signal.reason` as soon as `signal` aborts while waiting; the turn then passes to the next caller.
    * May resolve to a function that the client calls when the request has ended.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: `void` lets a plain `async (id) => { ... }` limiter fit.
   acquire(keyId: string, signal?: AbortSignal): Promise<ReleaseSlot | undefined | void>;
 }
 

@@ -1,5 +1,5 @@
 import { type PreflightFinding, type RateLimiter, ServiceClient, ValidationError } from 'invoicing-service-sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { recordingFetch } from '../helpers/fake-fetch.js';
 import { freshKey, validModel } from '../helpers/model.js';
 
@@ -59,5 +59,21 @@ describe('preflight of the portal rules in the client', () => {
 
   it('rejects an unknown mode with a TypeError that lists the modes', () => {
     expect(() => client({ preflight: 'loud' as never })).toThrow(/preflight must be one of 'off', 'warn', 'strict'/);
+  });
+});
+
+describe('preflight warnings without onWarning or a logger', () => {
+  it('go to console.warn, so the default warn mode is never silent', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const { client: c } = client();
+      await c.createEwayBill('doc', exportToIndia());
+      expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
+        expect.stringContaining('preflight: dispatch_to.state'),
+        expect.stringContaining('preflight: dispatch_to.pincode'),
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

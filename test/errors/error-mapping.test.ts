@@ -6,6 +6,7 @@ import {
   ForbiddenError,
   InvalidHashIdError,
   isServiceError,
+  mayHaveSucceeded,
   PortalError,
   RateLimitError,
   ServerError,
@@ -194,5 +195,18 @@ describe('the error classes', () => {
     expect(foreign).toBeInstanceOf(ServiceError);
     expect(foreign).not.toBeInstanceOf(UnauthorizedError);
     expect(foreign).not.toBeInstanceOf(ValidationError);
+  });
+});
+
+describe('mayHaveSucceeded(error)', () => {
+  it('is true only for SDK errors after which the service may have acted', () => {
+    expect(mayHaveSucceeded(new TimeoutError(10, { mayHaveSucceeded: true }))).toBe(true);
+    expect(mayHaveSucceeded(new TimeoutError(10, { mayHaveSucceeded: false }))).toBe(false);
+    expect(mayHaveSucceeded(new ConnectionError('reset', { mayHaveSucceeded: true }))).toBe(true);
+    expect(mayHaveSucceeded(new ServerError({ status: 502, message: 'bad gateway' }))).toBe(true);
+    expect(mayHaveSucceeded(new PortalError({ status: 400, message: 'x', portalCode: 238 }))).toBe(false);
+    expect(mayHaveSucceeded(new ValidationError('x', []))).toBe(false);
+    expect(mayHaveSucceeded({ mayHaveSucceeded: true })).toBe(false);
+    expect(mayHaveSucceeded(undefined)).toBe(false);
   });
 });

@@ -27,7 +27,8 @@ it('logs request start, each retry with its reason and delay, and each response 
       hooks: {
         onRequest: (e) => events.push(`request ${e.attempt}`),
         onRetry: (e) => events.push(`retry ${e.reason} ${e.delayMs}`),
-        onResponse: (e) => events.push(`response ${e.status} ${e.errorCode ?? 'ok'} ${typeof e.durationMs}`),
+        onResponse: (e) =>
+          events.push(`response ${e.status} ${e.code ?? 'ok'} ${e.serviceErrorCode ?? '-'} ${typeof e.durationMs}`),
       },
     });
     await client.createEwayBill('doc', validModel());
@@ -36,10 +37,10 @@ it('logs request start, each retry with its reason and delay, and each response 
   }
   expect(events).toEqual([
     'request 1',
-    'response 429 RATE_LIMITED number',
+    'response 429 RATE_LIMITED RATE_LIMITED number',
     'retry RATE_LIMITED 1000',
     'request 2',
-    'response 200 ok number',
+    'response 200 ok - number',
   ]);
   expect(lines.map((line) => `${line[0]} ${line[1]}`)).toEqual([
     'debug invoicing-service-sdk: request',
