@@ -82,12 +82,16 @@ const requiresShipToGstin = (type: TransactionType | undefined): boolean =>
  * (`ship_to_gstin` required for `Bill To - Ship To` and `Combination of 2 and 3`).
  * The client runs it before every request; use it yourself to check ERP data early.
  */
-export const EwayBillModelSchema: z.ZodType<EwayBillModel> = EwayBillModelObjectSchema.superRefine((model, ctx) => {
-  if (requiresShipToGstin(model.transaction_type) && !model.ship_to_gstin) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['ship_to_gstin'],
-      message: `Required when transaction_type is '${model.transaction_type}' (a GSTIN, or 'URP' for an unregistered consignee)`,
-    });
-  }
-}) as z.ZodType<EwayBillModel>;
+export const EwayBillModelSchema: z.ZodType<EwayBillModel> = EwayBillModelObjectSchema.superRefine(
+  (model, ctx) => {
+    if (requiresShipToGstin(model.transaction_type) && !model.ship_to_gstin) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ship_to_gstin'],
+        message: `Required when transaction_type is '${model.transaction_type}' (a GSTIN, or 'URP' for an unregistered consignee)`,
+      });
+    }
+  },
+  // Also run when other fields failed, so every problem is listed at once (zod skips refinements otherwise).
+  { when: ({ value }) => typeof value === 'object' && value !== null },
+) as z.ZodType<EwayBillModel>;

@@ -112,6 +112,15 @@ describe('local validation before any request', () => {
     },
   );
 
+  it('lists a missing ship_to_gstin together with problems in other fields', async () => {
+    const error = await validationErrorOf({
+      ...validModel(),
+      transaction_type: 'Bill To - Ship To',
+      transport_mode: 'road',
+    });
+    expect(fields(error).sort()).toEqual(['ship_to_gstin', 'transport_mode']);
+  });
+
   it("does not require ship_to_gstin for 'Regular' or 'Bill From - Dispatch From'", () => {
     for (const type of ['Regular', 'Bill From - Dispatch From'] as const) {
       expect(EwayBillModelSchema.safeParse({ ...validModel(), transaction_type: type }).success).toBe(true);
