@@ -7,8 +7,10 @@ interface Waiter {
 }
 
 interface KeyState {
-  /** p-throttle's gate: one call of it is one slot. */
+  /** p-throttle's gate: one call of it is one slot. Replaced when it could delay the key for nothing. */
   slot: () => Promise<void>;
+  /** `Date.now() - performance.now()` when the gate was made: p-throttle runs on the wall clock. */
+  clockOffset: number;
   /** Callers waiting for a slot, first come first served. */
   waiters: Waiter[];
   /** Whether a slot has been asked of p-throttle and has not fired yet. */
@@ -19,11 +21,21 @@ interface KeyState {
   inFlight: Set<number>;
   /** The latest time by which an ended request had reached the service, as far as the client can tell. */
   arrivalBound: number;
-  /** Called at the next release. */
-  onRelease: (() => void) | undefined;
+  /** Woken at each release. */
+  releaseListeners: Set<() => void>;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+// setTimeout fires at once for delays above 2^31-1 ms; no wait here is meant to be that long.
+const MAX_TIMER_MS = 2_147_483_647;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, MAX_TIMER_MS)));
+const wallClockOffset = () => Date.now() - performance.now();
+
+function checkOption(name: string, value: number, min: number, allowInfinity = false): number {
+  if (typeof value !== 'number' || Number.isNaN(value) || value < min || (!allowInfinity && !Number.isFinite(value))) {
+    throw new TypeError(`createProcessRateLimiter: ${name} must be a number >= ${min}; got ${String(value)}`);
+  }
+  return value;
+}
 
 /**
  * An in-process {@link RateLimiter}: per key, a FIFO queue in front of a p-throttle gate
@@ -32,12 +44,13 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * that no two starts of one key are less than `interval` apart, and (by default) that a request starts at least
  * `interval` after the previous request's answer. Idle keys are dropped, so a multi-tenant
  * process with many keys does not grow without bound. Nothing runs and no timer exists while idle.
+ * @throws {TypeError} when an option is not a number in its range.
  */
 export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}): RateLimiter {
-  const interval = options.interval ?? 1000;
-  const margin = options.margin ?? 25;
+  const interval = checkOption('interval', options.interval ?? 1000, 1);
+  const margin = checkOption('margin', options.margin ?? 25, 0);
   const waitForAnswer = options.waitForAnswer ?? true;
-  const answerWaitLimit = options.answerWaitLimit ?? 1000;
+  const answerWaitLimit = checkOption('answerWaitLimit', options.answerWaitLimit ?? 1000, 0, true);
   const keys = new Map<string, KeyState>();
   let lastSweep = performance.now();
 
@@ -50,34 +63,41 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     }
   }
 
+  function freshGate(state: Pick<KeyState, 'slot' | 'clockOffset'>): void {
+    const gate = pThrottle({ limit: 1, interval: interval + margin, strict: true });
+    state.slot = gate(async () => {});
+    state.clockOffset = wallClockOffset();
+  }
+
   function stateFor(id: string): KeyState {
     let state = keys.get(id);
     if (!state) {
-      const gate = pThrottle({ limit: 1, interval: interval + margin, strict: true });
       state = {
-        slot: gate(async () => {}),
+        slot: async () => {},
+        clockOffset: 0,
         waiters: [],
         slotPending: false,
         lastStart: Number.NEGATIVE_INFINITY,
         inFlight: new Set(),
         arrivalBound: Number.NEGATIVE_INFINITY,
-        onRelease: undefined,
+        releaseListeners: new Set(),
       };
+      freshGate(state);
       keys.set(id, state);
     }
     return state;
   }
 
-  /** Resolves at the next release of the key, or after `ms`. */
+  /** Resolves at the next release of the key, or after `ms` (never, for an infinite `ms`). */
   function nextRelease(state: KeyState, ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      const previous = state.onRelease;
-      state.onRelease = () => {
+      const wake = () => {
         clearTimeout(timer);
-        previous?.();
+        state.releaseListeners.delete(wake);
         resolve();
       };
+      const timer = Number.isFinite(ms) ? setTimeout(wake, Math.min(ms, MAX_TIMER_MS)) : undefined;
+      state.releaseListeners.add(wake);
     });
   }
 
@@ -101,7 +121,12 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       await (state.inFlight.size > 0 ? nextRelease(state, Math.ceil(wait)) : sleep(Math.ceil(wait)));
     }
     const waiter = state.waiters.shift();
-    if (!waiter) return; // everyone left while the slot was pending: the slot lapses
+    if (!waiter) {
+      // Everyone left while the slot was pending. p-throttle counted the slot anyway; a fresh gate keeps the next
+      // caller from paying for it (the checks above still hold the bound).
+      freshGate(state);
+      return;
+    }
     const start = performance.now();
     state.lastStart = start;
     state.inFlight.add(start);
@@ -111,14 +136,14 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       released = true;
       state.inFlight.delete(start);
       state.arrivalBound = Math.max(state.arrivalBound, Math.min(performance.now(), start + answerWaitLimit));
-      const notify = state.onRelease;
-      state.onRelease = undefined;
-      notify?.();
+      for (const wake of [...state.releaseListeners]) wake();
     });
   }
 
   function pump(state: KeyState): void {
     if (state.slotPending || state.waiters.length === 0) return;
+    // A wall clock stepped back (NTP, a resumed VM) would make p-throttle wait for the step: start a fresh gate.
+    if (Math.abs(wallClockOffset() - state.clockOffset) > interval) freshGate(state);
     state.slotPending = true;
     void state
       .slot()
