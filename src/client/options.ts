@@ -91,12 +91,18 @@ export interface ResolvedOptions {
 export const DEFAULT_TIMEOUT = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
 
+/** The longest timer JavaScript runtimes keep: a longer one fires at once. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
 function checkTimeout(value: unknown, name: string): number | false {
   if (value === false) return false;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new TypeError(`${name} must be a positive number of milliseconds or false; got ${String(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_MS) {
+    throw new TypeError(
+      `${name} must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, or false; got ${String(value)}`,
+    );
   }
-  return value;
+  // AbortSignal.timeout takes whole milliseconds.
+  return Math.ceil(value);
 }
 
 function checkRetries(value: unknown, name: string): number {

@@ -20,7 +20,7 @@ import {
 } from './options.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-policy.js';
 import { userAgent } from './runtime.js';
-import { sendAttempt } from './transport.js';
+import { parseJson, sendAttempt } from './transport.js';
 
 /** The answer of a successful "create e-way bill". */
 export interface EwayBillResult {
@@ -56,18 +56,19 @@ export class ServiceClient {
     this.#apiKey = apiKey;
     this.#options = resolved;
     this.#limiter = options.rateLimiter ?? sharedRateLimiter();
+    // One Headers object, so a user header spelt in another case replaces ours instead of being joined to it;
+    // the three the SDK owns are set last and cannot be overridden.
+    const headers = new Headers({ 'User-Agent': userAgent() });
+    for (const [name, value] of Object.entries(resolved.headers)) headers.set(name, value);
+    headers.set('Authorization', `Bearer ${this.#apiKey}`);
+    headers.set('Content-Type', 'application/json');
+    headers.set('Accept', 'application/json');
     this.#ky = ky.create({
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
       ...(resolved.fetch ? { fetch: resolved.fetch } : {}),
-      headers: {
-        'User-Agent': userAgent(),
-        ...resolved.headers,
-        Authorization: `Bearer ${this.#apiKey}`,
-        'Content-Type': 'application/json',
-        Accept: 'application/json',
-      },
+      headers,
     });
   }
 
@@ -181,8 +182,8 @@ export class ServiceClient {
       let error: unknown;
       try {
         // The slot is released once the answer is read or the attempt failed: the limiter may space from it.
-        const answer = await sendAttempt({ ky: this.#ky, url, body, timeout, signal, request }).finally(() =>
-          release?.(),
+        const answer = this.#scrub(
+          await sendAttempt({ ky: this.#ky, url, body, timeout, signal, request }).finally(() => release?.()),
         );
         const done = {
           ...request,
@@ -198,7 +199,12 @@ export class ServiceClient {
         error = apiError;
         emit(hooks, logger, 'onResponse', { ...done, code: apiError.code, serviceErrorCode: apiError.errorCode });
       } catch (thrown) {
-        if (!(thrown instanceof ServiceError)) throw thrown; // the caller's AbortError
+        if (!(thrown instanceof ServiceError)) {
+          // The caller's AbortError: close the attempt for tracing hooks, then let it through.
+          const durationMs = Math.round(performance.now() - started);
+          emit(hooks, logger, 'onResponse', { ...request, attempt, status: undefined, durationMs, code: 'ABORTED' });
+          throw thrown;
+        }
         error = thrown;
         const durationMs = Math.round(performance.now() - started);
         emit(hooks, logger, 'onResponse', {
@@ -217,6 +223,20 @@ export class ServiceClient {
       emit(hooks, logger, 'onRetry', { ...request, attempt, reason: (error as ServiceError).code, delayMs });
       await abortableDelay(delayMs, signal);
     }
+  }
+
+  /**
+   * The answer with every copy of the API key replaced: a proxy or an echo page that reflects the request's headers
+   * must not carry the key into an error's message, body or headers.
+   */
+  #scrub(answer: AnswerInfo): AnswerInfo {
+    const key = this.#apiKey;
+    const reflectedInHeaders = [...answer.headers.values()].some((value) => value.includes(key));
+    if (!answer.bodyText.includes(key) && !reflectedInHeaders) return answer;
+    const bodyText = answer.bodyText.replaceAll(key, '[redacted]');
+    const headers = new Headers();
+    for (const [name, value] of answer.headers) headers.append(name, value.replaceAll(key, '[redacted]'));
+    return { ...answer, bodyText, headers, json: parseJson(bodyText) };
   }
 
   /** Inspection output without the API key. */

@@ -69,7 +69,8 @@ async function readCapped(response: Response): Promise<string> {
   return new TextDecoder().decode(bytes);
 }
 
-function parseJson(text: string): unknown {
+/** The body parsed as JSON, or `undefined` when it is empty or not JSON. */
+export function parseJson(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

@@ -128,3 +128,74 @@ describe('client.createEwayBill(docHashId, model)', () => {
     });
   });
 });
+
+describe('hardening', () => {
+  it('lets a user header replace ours only where allowed, whatever its case', async () => {
+    const { fetch, calls } = recordingFetch();
+    const client = new ServiceClient({
+      apiKey: freshKey('headers'),
+      baseUrl: BASE_URL,
+      fetch,
+      headers: {
+        authorization: 'Basic Zm9vOmJhcg==',
+        'content-type': 'text/plain',
+        accept: 'text/html',
+        'user-agent': 'erp/1.0',
+      },
+    });
+    await client.createEwayBill('doc', validModel());
+    const headers = calls[0]?.headers;
+    expect(headers?.get('authorization')).toMatch(/^Bearer sk_headers_/);
+    expect(headers?.get('content-type')).toBe('application/json');
+    expect(headers?.get('accept')).toBe('application/json');
+    expect(headers?.get('user-agent')).toBe('erp/1.0');
+  });
+
+  it.each([1500.5, 2_147_483_647])('accepts the timeout %d (whole milliseconds are used)', async (timeout) => {
+    const { fetch, calls } = recordingFetch();
+    await new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, fetch, timeout }).createEwayBill(
+      'd',
+      validModel(),
+    );
+    expect(calls).toHaveLength(1);
+  });
+
+  it('rejects a timeout longer than a timer can hold', () => {
+    expect(() => new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, timeout: 3_000_000_000 })).toThrow(
+      /timeout must be/,
+    );
+  });
+
+  it('scrubs the API key from an answer that reflects it (an echo page, a proxy)', async () => {
+    const key = freshKey('reflected');
+    const { fetch } = recordingFetch(
+      new Response(`<html>you sent Authorization: Bearer ${key}</html>`, { status: 502, headers: { 'x-echo': key } }),
+    );
+    const client = new ServiceClient({ apiKey: key, baseUrl: BASE_URL, fetch, maxRetries: 0 });
+    const error = await client.createEwayBill('d', validModel()).catch((e: unknown) => e);
+    const outputs = [String(error), JSON.stringify(error), inspect(error, { depth: 10 })];
+    for (const output of outputs) expect(output).not.toContain(key);
+    expect(String(error)).toContain('Bearer [redacted]');
+  });
+
+  it('closes the attempt for hooks when the caller aborts it in flight', async () => {
+    const controller = new AbortController();
+    const { fetch } = recordingFetch(
+      () =>
+        new Promise<Response>((_resolve, reject) => {
+          controller.signal.addEventListener('abort', () => reject(controller.signal.reason));
+        }),
+    );
+    const ends: (string | undefined)[] = [];
+    const client = new ServiceClient({
+      apiKey: freshKey(),
+      baseUrl: BASE_URL,
+      fetch,
+      hooks: { onResponse: (e) => ends.push(e.code) },
+    });
+    const pending = client.createEwayBill('d', validModel(), { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop')), 50);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(ends).toEqual(['ABORTED']);
+  });
+});
