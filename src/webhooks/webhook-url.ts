@@ -49,8 +49,14 @@ const KIND_WORDS: Record<Exclude<AddressKind, 'public'>, string> = {
 };
 
 function hostReasons(hostname: string): WebhookUrlReason[] {
-  // A trailing dot names the same host ("localhost." is localhost); the URL parser keeps it on names.
-  const host = hostname.replace(/\.+$/, '');
+  // A trailing dot names the same host ("localhost." is localhost); the URL parser keeps it on names. Parsing the
+  // host again without it turns the IPv4 notations it hid ("127.1..", "0x7f.1..") into dotted quads.
+  let host = hostname.replace(/\.+$/, '');
+  try {
+    host = new URL(`https://${host}/`).hostname;
+  } catch {
+    // Not a host the URL parser takes alone: classify the text as it is.
+  }
   const ip = host.startsWith('[') ? parseIPv6(host) : undefined;
   const v4 = ip === undefined ? parseIPv4(host) : undefined;
   const found = ip !== undefined ? classifyIPv6(ip) : v4 !== undefined ? classifyIPv4(v4) : undefined;
