@@ -11,11 +11,18 @@ export type CliCommand =
       readonly rateLimit: boolean;
       readonly portalConnected: boolean;
       readonly quiet: boolean;
+      readonly documents: number;
     }
   | { readonly kind: 'usage-error'; readonly message: string };
 
 /** The default port of `mock-server`. */
 export const DEFAULT_PORT = 4010;
+
+/** How many demo documents `mock-server` creates by default. */
+export const DEFAULT_DOCUMENTS = 5;
+
+/** The most demo documents `mock-server` creates (their ids have four digits). */
+export const MAX_DOCUMENTS = 1000;
 
 /** Reads the command line (without `node` and the script). Never throws: a mistake is a `usage-error`. */
 export function parseCommandLine(argv: readonly string[]): CliCommand {
@@ -36,6 +43,13 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   if (!/^\d+$/.test(values.port ?? String(DEFAULT_PORT)) || port > 65_535) {
     return { kind: 'usage-error', message: `--port must be an integer from 0 to 65535; got '${values.port}'.` };
   }
+  const documents = values.documents === undefined ? DEFAULT_DOCUMENTS : Number(values.documents);
+  if (!/^\d+$/.test(values.documents ?? String(DEFAULT_DOCUMENTS)) || documents < 1 || documents > MAX_DOCUMENTS) {
+    return {
+      kind: 'usage-error',
+      message: `--documents must be an integer from 1 to ${MAX_DOCUMENTS}; got '${values.documents}'.`,
+    };
+  }
   return {
     kind: 'mock-server',
     port,
@@ -43,6 +57,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     rateLimit: !values['no-rate-limit'],
     portalConnected: !values.disconnected,
     quiet: values.quiet ?? false,
+    documents,
   };
 }
 
@@ -59,6 +74,7 @@ function parse(argv: readonly string[]) {
       'no-rate-limit': { type: 'boolean' },
       disconnected: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
+      documents: { type: 'string' },
     },
   });
 }

@@ -16,6 +16,18 @@ export interface MockServerCommandOptions {
   readonly rateLimit: boolean;
   readonly portalConnected: boolean;
   readonly quiet: boolean;
+  /** How many demo documents to create: `doc_demo_0001` and on. */
+  readonly documents: number;
+}
+
+/** The hash id of the `n`th demo document (from 1): `doc_demo_0001`. */
+export function demoDocumentId(n: number): string {
+  return `doc_demo_${String(n).padStart(4, '0')}`;
+}
+
+function documentsLine(ids: readonly string[]): string {
+  const shown = ids.length === 1 ? ids[0] : `${ids[0]} … ${ids.at(-1)}`;
+  return `  Documents: ${shown}  (${ids.length}; each can get one e-way bill, a second is PORTAL_ERROR_604)`;
 }
 
 function logLine(entry: RecordedRequest): string {
@@ -28,7 +40,9 @@ function logLine(entry: RecordedRequest): string {
 
 /**
  * Runs the mock service until SIGINT or SIGTERM, then closes it and resolves with exit code 0.
- * Resolves with 1 when the port cannot be bound. It never loads msw.
+ * It holds `options.documents` documents, `doc_demo_0001` and on (each can get one e-way bill), and prints them with
+ * the base URL and a test key. Resolves with 1 when the port cannot be bound. It never loads msw.
+ * @example await runMockServer({ port: 4010, host: '127.0.0.1', rateLimit: true, portalConnected: true, quiet: false, documents: 5 }, io)
  */
 export async function runMockServer(options: MockServerCommandOptions, io: CliOutput): Promise<number> {
   const service = createEmulator({
@@ -45,14 +59,17 @@ export async function runMockServer(options: MockServerCommandOptions, io: CliOu
     io.err(`Could not listen on ${options.host}:${options.port}: ${(error as Error).message}${hint}`);
     return 1;
   }
-  const document = service.addDocument('doc_demo_0001');
+  const ids = Array.from({ length: Math.max(1, options.documents) }, (_, i) =>
+    service.addDocument(demoDocumentId(i + 1)),
+  );
+  const document = demoDocumentId(1);
   const body = JSON.stringify(buildEwayBillModel());
   io.out('invoicing-service-sdk mock service: an emulator of the spec, with no account and no network.');
   io.out(`  Base URL:  ${served.url}`);
-  io.out(`  Document:  ${document}  (a hash_id to try; the mock holds it)`);
+  io.out(documentsLine(ids));
   io.out('  Test API key of this mock (not a secret: it exists only in this process):');
   io.out(`  export SERVICE_BASE_URL=${served.url} SERVICE_API_KEY=${service.apiKey}`);
-  io.out('Try:');
+  io.out(ids.length > 1 ? `Try (and again with ${demoDocumentId(2)}, and so on):` : 'Try:');
   io.out(
     `  curl -s -X POST "$SERVICE_BASE_URL/v2/ewaybill/${document}" -H "Authorization: Bearer $SERVICE_API_KEY" \\`,
   );

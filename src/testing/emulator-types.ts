@@ -57,7 +57,11 @@ export interface MockEmulator {
   setPortalConnected(connected: boolean, companyId?: string): void;
   /**
    * Queues a fault for the next request (or the next `times` requests), after any already queued.
+   * `{ loseAnswer: true }` is the recovery case to test: the e-way bill is generated, then the connection is dropped
+   * instead of answering, so the client cannot know it succeeded; retrying the same document gives PORTAL_ERROR_604
+   * (`isAlreadyGenerated(error)` is true).
    * @example service.failNext({ portalError: 238 }); service.failNext({ status: 500 }, { times: 2 });
+   * @example service.failNext({ loseAnswer: true }); // generated, answer lost: ConnectionError, mayHaveSucceeded
    * @throws {TypeError} when the fault is not one of the documented shapes.
    */
   failNext(fault: MockFault, options?: { times?: number | undefined }): void;

@@ -3,7 +3,7 @@ import { readBearer } from './api-key.js';
 import { Directory } from './directory.js';
 import type { MockEmulator } from './emulator-types.js';
 import { buildDocumentEvent, buildInventoryEvent } from './event-fixtures.js';
-import { checkFault, transportFaultOutcome } from './faults.js';
+import { checkFault, faultedOutcome } from './faults.js';
 import { type Outcome, toFetchResponse } from './outcome.js';
 import { RateWindow } from './rate-window.js';
 import { RequestLog } from './request-log.js';
@@ -86,10 +86,11 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
     const fault = faults.shift();
     let outcome: Outcome;
     try {
-      if (fault?.delayMs) await abortableDelay(fault.delayMs, AbortSignal.any([closing.signal, request.signal]));
-      outcome =
-        (fault && transportFaultOutcome(fault)) ??
-        routeRequest({ request, route, prefix, bodyText, receivedAt, fault }, { directory, rateWindow });
+      outcome = await faultedOutcome(
+        fault,
+        () => routeRequest({ request, route, prefix, bodyText, receivedAt, fault }, { directory, rateWindow }),
+        (ms) => abortableDelay(ms, AbortSignal.any([closing.signal, request.signal])),
+      );
     } catch {
       outcome = { kind: 'drop' }; // a delay cut short by close() or by the client going away
     }

@@ -1,7 +1,7 @@
 import { errorAnswer, htmlAnswer, jsonAnswer, MOCK_ERROR_CODES, type Outcome } from './outcome.js';
 import type { MockFault } from './types.js';
 
-const KINDS = ['portalError', 'html', 'drop', 'truncate', 'emptyBody'] as const;
+const KINDS = ['portalError', 'html', 'drop', 'truncate', 'emptyBody', 'loseAnswer'] as const;
 
 function problem(message: string): never {
   throw new TypeError(`Invalid fault for failNext: ${message}`);
@@ -22,7 +22,7 @@ export function checkFault(fault: MockFault): Readonly<MockFault> {
   if (status !== undefined && (!Number.isInteger(status) || status < 200 || status > 599)) {
     problem(`status must be an integer HTTP status from 200 to 599; got ${String(status)}`);
   }
-  if (status !== undefined && (portalError !== undefined || fault.drop || fault.truncate)) {
+  if (status !== undefined && (portalError !== undefined || fault.drop || fault.truncate || fault.loseAnswer)) {
     problem('status can be combined only with html or emptyBody');
   }
   if (fault.errorCode !== undefined && status === undefined) problem('errorCode needs a status');
@@ -30,7 +30,7 @@ export function checkFault(fault: MockFault): Readonly<MockFault> {
     problem(`delayMs must be a number of milliseconds >= 0; got ${String(delayMs)}`);
   }
   if (kinds.length === 0 && status === undefined && delayMs === undefined) {
-    problem('it does nothing: give portalError, status, html, drop, truncate, emptyBody or delayMs');
+    problem('it does nothing: give portalError, status, html, drop, truncate, emptyBody, loseAnswer or delayMs');
   }
   return Object.freeze({ ...fault });
 }
@@ -57,4 +57,23 @@ export function transportFaultOutcome(fault: Readonly<MockFault>): Outcome | und
     );
   }
   return undefined;
+}
+
+/**
+ * The outcome of a request under its scripted fault, if any. `handle` is the service acting on the request (it may
+ * generate an e-way bill); `wait` is a delay that rejects when cut short. `loseAnswer` acts first, then waits, then
+ * drops: the answer is lost after the work is done. Every other fault waits first, then answers as the fault says.
+ */
+export async function faultedOutcome(
+  fault: Readonly<MockFault> | undefined,
+  handle: () => Outcome,
+  wait: (ms: number) => Promise<void>,
+): Promise<Outcome> {
+  if (fault?.loseAnswer) {
+    handle(); // its answer is discarded: only the state it changed remains
+    if (fault.delayMs) await wait(fault.delayMs);
+    return { kind: 'drop' };
+  }
+  if (fault?.delayMs) await wait(fault.delayMs);
+  return (fault && transportFaultOutcome(fault)) ?? handle();
 }

@@ -51,8 +51,11 @@ export interface MockServiceOptions {
 
 /**
  * A scripted fault, used up by the next request that arrives (whatever that request carries).
- * Give one of `portalError`, `status`, `html`, `drop`, `truncate`, `emptyBody`; `delayMs` may be added to any of them,
- * or given alone to slow down an otherwise normal answer.
+ * Give one of `portalError`, `status`, `html`, `drop`, `truncate`, `emptyBody`, `loseAnswer`; `delayMs` may be added
+ * to any of them, or given alone to slow down an otherwise normal answer.
+ * @example
+ * service.failNext({ loseAnswer: true }); // the bill is generated, the answer never arrives: ConnectionError
+ * service.failNext({ loseAnswer: true, delayMs: 5_000 }); // with a client timeout under 5 s: TimeoutError
  */
 export interface MockFault {
   /**
@@ -66,11 +69,23 @@ export interface MockFault {
   html?: boolean | undefined;
   /** Drop the connection without an answer (msw: a network error; the real server destroys the socket). */
   drop?: boolean | undefined;
+  /**
+   * Handle the request in full (authentication, rate limit, validation, document, portal: the e-way bill is generated
+   * and recorded, as `getDocument` shows), then drop the connection instead of answering, as when the answer is lost
+   * on the way back. The client sees a `ConnectionError` with `mayHaveSucceeded: true`, and the log shows the request
+   * with `status: undefined`. With `delayMs` the wait comes after generating, so a client timeout shorter than it sees
+   * a `TimeoutError` while the bill exists. A request that fails (say, a 401) loses its error answer the same way.
+   * It cannot be combined with `portalError`, `status`, `html`, `drop`, `truncate` or `emptyBody`.
+   */
+  loseAnswer?: boolean | undefined;
   /** Send the headers and half of a JSON body, then cut the connection. */
   truncate?: boolean | undefined;
   /** Answer with an empty body. @default status 200 */
   emptyBody?: boolean | undefined;
-  /** Wait this many milliseconds first. Cut short (as a dropped connection) when the service is closed. */
+  /**
+   * Wait this many milliseconds first (with `loseAnswer`: after generating, before dropping).
+   * Cut short (as a dropped connection) when the service is closed.
+   */
   delayMs?: number | undefined;
   /** The `error_code` of a `status` answer. @default 'INTERNAL_SERVER_ERROR' for a 5xx, else 'SCRIPTED_FAULT' */
   errorCode?: string | undefined;
