@@ -1,6 +1,7 @@
 // Creates an e-way bill and handles every kind of failure.
-// Run against the local mock service:  npx invoicing-service-sdk mock-server  (then set the two env vars it prints)
-//   SERVICE_API_KEY=... SERVICE_BASE_URL=... node examples/create-eway-bill.ts <doc_hash_id>
+// Run it against the local mock of the service: in one terminal `npx invoicing-service-sdk mock-server --port 4010`,
+// then, in this repository after `npm run build`, paste the `export ...` line it prints and run
+//   npx node examples/create-eway-bill.ts doc_demo_0001
 import {
   ApiError,
   ConnectionError,
@@ -44,7 +45,7 @@ const model: EwayBillModel = {
   },
 };
 
-const docHashId = process.argv[2] ?? 'replace-with-a-document-hash-id';
+const docHashId = process.argv[2] ?? 'doc_demo_0001';
 
 try {
   const { message } = await client.createEwayBill(docHashId, model);
