@@ -108,6 +108,7 @@ export type {
   WebhookEvent,
   WebhookEventType,
   WebhookHandlerOptions,
+  WebhookSecret,
   WebhookTimeZone,
   WebhookUrlCheck,
   WebhookUrlReason,

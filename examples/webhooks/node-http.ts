@@ -1,17 +1,19 @@
 // Node's http module, no framework.
-// Run: WEBHOOK_SECRET=... node --experimental-strip-types examples/webhooks/node-http.ts
+// Run: WEBHOOK_SECRET=... [WEBHOOK_SECRET_PREVIOUS=...] node --experimental-strip-types examples/webhooks/node-http.ts
 import { createServer } from 'node:http';
 import { checkWebhookUrl, createNodeWebhookHandler } from 'invoicing-service-sdk';
 
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret) throw new Error('Set WEBHOOK_SECRET to the webhook secret from the dashboard.');
+// Set only while the secret is rotated: deliveries signed with the old secret are then accepted too.
+const previous = process.env.WEBHOOK_SECRET_PREVIOUS;
 
 // On a configuration screen, check the URL a user types before saving it.
 for (const reason of checkWebhookUrl('https://127.1/hooks').reasons) console.log(reason.code, reason.message);
 
 createServer(
   createNodeWebhookHandler({
-    secret,
+    secret: previous ? [secret, previous] : secret,
     onEvent: (event) => console.log('event', event.event_id, event.event_type),
   }),
 ).listen(3000);

@@ -56,7 +56,10 @@ async function runOnce(options: ResolvedHandlerOptions, event: WebhookEvent): Pr
     await options.onEvent(event);
     return ok();
   }
-  const claim = await dedupe.claim(eventId, options.processingLeaseMs);
+  // The claim's owner: if this delivery outlives its lease and another one claims the event, this delivery's
+  // commit or release must not settle the other's claim.
+  const token = globalThis.crypto.randomUUID();
+  const claim = await dedupe.claim(eventId, options.processingLeaseMs, token);
   if (claim === 'processed') return ok({ duplicate: true });
   if (claim === 'processing') {
     // Not 2xx: if the delivery holding the claim fails, this event must still be redelivered.
@@ -67,12 +70,12 @@ async function runOnce(options: ResolvedHandlerOptions, event: WebhookEvent): Pr
     await options.onEvent(event);
   } catch (error) {
     await Promise.resolve()
-      .then(() => dedupe.release(eventId))
+      .then(() => dedupe.release(eventId, token))
       .catch((releaseError: unknown) => report(options, releaseError, { status: 500, eventId }));
     throw error;
   }
   try {
-    await dedupe.commit(eventId, options.dedupeTtlMs);
+    await dedupe.commit(eventId, options.dedupeTtlMs, token);
   } catch (error) {
     // The event was handled: answer 2xx. Without the record, a later redelivery may run it again.
     report(options, error, { status: 200, eventId });
@@ -91,7 +94,7 @@ export async function answerDelivery(
 ): Promise<DeliveryAnswer> {
   let event: WebhookEvent;
   try {
-    const pending = checkSignature(body, signature, options.secret, resolveCryptoPath(options.crypto));
+    const pending = checkSignature(body, signature, options.secrets, resolveCryptoPath(options.crypto));
     if (pending !== undefined) await pending;
     event = parseWebhookEvent(body);
   } catch (error) {

@@ -2,7 +2,7 @@ import { type CryptoChoice, resolveCryptoPath } from './crypto-backend.js';
 import { isDedupeStore, type WebhookDedupeStore } from './dedupe-store.js';
 import type { WebhookEvent } from './events.js';
 import { createMemoryDedupeStore } from './memory-dedupe-store.js';
-import { assertSecret } from './verify.js';
+import { toSecretList, type WebhookSecret } from './secrets.js';
 
 /** What a webhook handler reports to `onError` about a delivery it did not answer with 2xx. */
 export interface WebhookErrorInfo {
@@ -14,8 +14,11 @@ export interface WebhookErrorInfo {
 
 /** Options of `createWebhookHandler` and `createNodeWebhookHandler`. */
 export interface WebhookHandlerOptions {
-  /** The webhook secret from the dashboard's API integration section. */
-  secret: string;
+  /**
+   * The webhook secret from the dashboard's API integration section. While it is rotated, pass both the new and the
+   * old secret (`[next, previous]`): a delivery signed with either is accepted; drop the old one once it is retired.
+   */
+  secret: WebhookSecret;
   /**
    * Called once per new, verified event. The answer waits for it: 2xx when it resolves, 500 when it throws,
    * so the service can redeliver. The service waits 10 seconds at most: put slow work in a queue and return.
@@ -53,7 +56,8 @@ export interface WebhookHandlerOptions {
 
 /** {@link WebhookHandlerOptions} checked once, with defaults filled in. */
 export interface ResolvedHandlerOptions {
-  readonly secret: string;
+  /** The secrets a signature may match, at least one. */
+  readonly secrets: readonly string[];
   readonly onEvent: (event: WebhookEvent) => void | Promise<void>;
   readonly dedupe: WebhookDedupeStore | undefined;
   readonly dedupeTtlMs: number;
@@ -89,7 +93,7 @@ export function resolveHandlerOptions(options: WebhookHandlerOptions): ResolvedH
   if (typeof options !== 'object' || options === null) {
     throw new TypeError('Webhook handler options must be an object with at least { secret, onEvent }.');
   }
-  assertSecret(options.secret, 'secret');
+  const secrets = toSecretList(options.secret, 'secret');
   if (typeof options.onEvent !== 'function') {
     throw new TypeError('onEvent must be a function that handles one verified event (it may return a promise).');
   }
@@ -105,7 +109,7 @@ export function resolveHandlerOptions(options: WebhookHandlerOptions): ResolvedH
   const crypto = options.crypto ?? 'auto';
   resolveCryptoPath(crypto);
   return Object.freeze({
-    secret: options.secret,
+    secrets,
     onEvent: options.onEvent,
     dedupe: dedupe === false ? undefined : (dedupe ?? createMemoryDedupeStore()),
     dedupeTtlMs: positiveInteger(options.dedupeTtlMs, 'dedupeTtlMs', 7 * 24 * 60 * 60 * 1000),

@@ -37,6 +37,7 @@ export type {
 } from './node-adapter.js';
 export { createNodeWebhookHandler } from './node-adapter.js';
 export type { RawBody } from './raw-body.js';
+export type { WebhookSecret } from './secrets.js';
 export { signWebhook, signWebhookAsync } from './sign.js';
 export type { ParseWebhookTimestampOptions, WebhookTimeZone } from './timestamp.js';
 export { parseWebhookTimestamp } from './timestamp.js';

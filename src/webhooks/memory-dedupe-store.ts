@@ -4,7 +4,8 @@ import type { DedupeClaim, WebhookDedupeStore } from './dedupe-store.js';
 export interface MemoryDedupeStoreOptions {
   /**
    * The most event ids kept. Past it, the oldest records are dropped first, so memory stays bounded
-   * (about 150 bytes per id); a replay older than the dropped records is then not recognised.
+   * (about 150 bytes per id); a replay older than the dropped records is then not recognised, so the replay window
+   * is shorter than `dedupeTtlMs` once more than `maxEntries` events arrive within it. Raise it on a busy receiver.
    * @default 10000
    */
   maxEntries?: number | undefined;
@@ -20,6 +21,8 @@ export interface MemoryDedupeStore extends WebhookDedupeStore {
 
 interface Entry {
   state: 'processing' | 'processed';
+  /** The owner of a claim; `undefined` once processed. */
+  token: string | undefined;
   expiresAt: number;
 }
 
@@ -32,7 +35,8 @@ function positiveInteger(value: unknown, name: string, fallback: number): number
 }
 
 /**
- * An in-memory {@link WebhookDedupeStore}: the handler's default. Records expire after their TTL and the
+ * An in-memory {@link WebhookDedupeStore}: the handler's default. Claims are owned by the token they were made with,
+ * so only their owner commits or releases them. Records expire after their TTL and the
  * store never holds more than `maxEntries` ids. It uses no timers (expired records are swept on use), so it
  * neither keeps a process alive nor breaks runtimes that forbid timers at start-up.
  * It only sees its own process: with several processes or servers, use a shared store (see the interface).
@@ -54,29 +58,40 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
     }
   }
 
-  function write(id: string, state: Entry['state'], ttlMs: number): void {
+  function write(id: string, state: Entry['state'], token: string | undefined, ttlMs: number, time: number): void {
     entries.delete(id);
-    entries.set(id, { state, expiresAt: now() + ttlMs });
+    entries.set(id, { state, token, expiresAt: time + ttlMs });
+  }
+
+  /** The record of `id` that still counts at `time`. */
+  function live(id: string, time: number): Entry | undefined {
+    const entry = entries.get(id);
+    return entry !== undefined && entry.expiresAt > time ? entry : undefined;
   }
 
   return {
     get size() {
       return entries.size;
     },
-    async claim(eventId, leaseMs): Promise<DedupeClaim> {
+    async claim(eventId, leaseMs, token): Promise<DedupeClaim> {
       const time = now();
-      const entry = entries.get(eventId);
-      if (entry !== undefined && entry.expiresAt > time) return entry.state;
-      write(eventId, 'processing', leaseMs);
+      const entry = live(eventId, time);
+      if (entry !== undefined) return entry.state;
+      write(eventId, 'processing', token, leaseMs, time);
       sweep(time);
       return 'claimed';
     },
-    async commit(eventId, ttlMs) {
-      write(eventId, 'processed', ttlMs);
-      sweep(now());
+    async commit(eventId, ttlMs, token) {
+      const time = now();
+      const entry = live(eventId, time);
+      // Another delivery's claim, or a processed record, is settled by its own owner.
+      if (entry !== undefined && (entry.state === 'processed' || entry.token !== token)) return;
+      write(eventId, 'processed', undefined, ttlMs, time);
+      sweep(time);
     },
-    async release(eventId) {
-      if (entries.get(eventId)?.state === 'processing') entries.delete(eventId);
+    async release(eventId, token) {
+      const entry = entries.get(eventId);
+      if (entry?.state === 'processing' && entry.token === token) entries.delete(eventId);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { type CryptoPath, loadNodeCrypto } from './crypto-backend.js';
 import { WebhookVerificationError } from './errors.js';
-import { verifyHmacWebCrypto } from './web-crypto.js';
+import { toBytes, verifyHmacWebCrypto } from './web-crypto.js';
 
 /** The value of a hex digit's char code, or -1. */
 function hexValue(code: number): number {
@@ -31,26 +31,33 @@ export function parseSignatureHeader(signature: unknown): Uint8Array {
 }
 
 /**
- * Checks the body's HMAC-SHA256 under `secret` against the header, in constant time on both paths:
- * `timingSafeEqual` over two 32-byte digests, or `crypto.subtle.verify`.
+ * Checks the body's HMAC-SHA256 under each of `secrets` against the header, in constant time on both paths:
+ * `timingSafeEqual` over two 32-byte digests, or `crypto.subtle.verify`. Every secret is tried, even after a match,
+ * so the time taken depends on how many secrets there are, not on which one matched.
  * The node path finishes synchronously (no promise), which keeps the check close to a bare HMAC in cost.
- * @throws {WebhookVerificationError} When the header is missing, malformed or does not match
+ * @throws {WebhookVerificationError} When the header is missing, malformed or matches none of the secrets
  * (thrown, or as the rejection of the returned promise on the Web Crypto path).
  */
 export function checkSignature(
   body: string | Uint8Array,
   signature: unknown,
-  secret: string,
+  secrets: readonly string[],
   path: CryptoPath,
 ): undefined | Promise<void> {
   const received = parseSignatureHeader(signature);
   const nodeCrypto = path === 'node' ? loadNodeCrypto() : undefined;
   if (nodeCrypto !== undefined) {
-    const expected = nodeCrypto.createHmac('sha256', secret).update(body).digest();
-    if (!nodeCrypto.timingSafeEqual(expected, received)) throw new WebhookVerificationError('signature_mismatch');
+    let matched = false;
+    for (const secret of secrets) {
+      const expected = nodeCrypto.createHmac('sha256', secret).update(body).digest();
+      // The comparison comes first so that it runs for every secret, not only until one matched.
+      matched = nodeCrypto.timingSafeEqual(expected, received) || matched;
+    }
+    if (!matched) throw new WebhookVerificationError('signature_mismatch');
     return undefined;
   }
-  return verifyHmacWebCrypto(secret, body, received).then((matches) => {
-    if (!matches) throw new WebhookVerificationError('signature_mismatch');
+  const bytes = toBytes(body);
+  return Promise.all(secrets.map((secret) => verifyHmacWebCrypto(secret, bytes, received))).then((results) => {
+    if (!results.includes(true)) throw new WebhookVerificationError('signature_mismatch');
   });
 }

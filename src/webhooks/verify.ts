@@ -2,6 +2,7 @@ import { type CryptoChoice, resolveCryptoPath } from './crypto-backend.js';
 import type { WebhookEvent } from './events.js';
 import { parseWebhookEvent } from './parse-event.js';
 import { normaliseRawBody, type RawBody } from './raw-body.js';
+import { toSecretList, type WebhookSecret } from './secrets.js';
 import { checkSignature } from './signature.js';
 
 /** Options of {@link verifyWebhook}. */
@@ -15,42 +16,33 @@ export interface VerifyWebhookOptions {
 }
 
 /**
- * Checks that a webhook secret is a non-empty string.
- * @throws {TypeError} When it is not, naming the option and where the secret comes from (never showing it).
- */
-export function assertSecret(secret: unknown, name = 'secret'): asserts secret is string {
-  if (typeof secret !== 'string' || secret === '') {
-    throw new TypeError(
-      `${name} must be the webhook secret from the dashboard's API integration section, as a non-empty string; ` +
-        `got ${secret === '' ? 'an empty string' : typeof secret}.`,
-    );
-  }
-}
-
-/**
  * Verifies a webhook request and returns its event: checks the `X-Signature` HMAC-SHA256 of the raw body
  * in constant time, then parses and validates the envelope (spec, Events).
  *
  * @param rawBody - The body exactly as received: a string, Buffer/Uint8Array or ArrayBuffer. Never a parsed object.
  * @param signature - The `X-Signature` header value (hex, either case; surrounding whitespace ignored).
- * @param secret - The webhook secret.
+ * @param secret - The webhook secret, or an array of secrets while it is rotated: a signature made with any of them
+ *   is accepted.
  * @returns The event; `event.known` is false for an event type this SDK does not know.
- * @throws {WebhookVerificationError} The signature is missing, malformed or wrong (answer 401).
+ * @throws {WebhookVerificationError} The signature is missing, malformed or matches none of the secrets (answer 401).
  * @throws {WebhookPayloadError} The signature is good but the body is not a valid envelope (answer 400).
- * @throws {TypeError} `rawBody` is not a raw body (for example `req.body` after `express.json()`), or the secret is empty.
+ * @throws {TypeError} `rawBody` is not a raw body (for example `req.body` after `express.json()`), or the secret is
+ *   empty (an empty string, an empty array or an empty string in the array).
  * @example
  * const event = await verifyWebhook(await request.text(), request.headers.get('x-signature'), secret);
  * if (event.known && event.event_type === 'document') console.log(event.data.hash_id);
+ * // While the secret is rotated, both the new and the old secret are accepted:
+ * await verifyWebhook(rawBody, signature, [newSecret, oldSecret]);
  */
 export async function verifyWebhook(
   rawBody: RawBody,
   signature: string | null | undefined,
-  secret: string,
+  secret: WebhookSecret,
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
   const body = normaliseRawBody(rawBody);
-  assertSecret(secret);
-  const pending = checkSignature(body, signature, secret, resolveCryptoPath(options.crypto));
+  const secrets = toSecretList(secret);
+  const pending = checkSignature(body, signature, secrets, resolveCryptoPath(options.crypto));
   if (pending !== undefined) await pending;
   return parseWebhookEvent(body);
 }
@@ -61,9 +53,10 @@ export async function verifyWebhook(
  *
  * @param rawBody - The body exactly as received: a string, Buffer/Uint8Array or ArrayBuffer. Never a parsed object.
  * @param signature - The `X-Signature` header value.
- * @param secret - The webhook secret.
- * @throws {WebhookVerificationError} The signature is missing, malformed or wrong.
- * @throws {TypeError} `rawBody` is not a raw body, or the secret is empty.
+ * @param secret - The webhook secret, or an array of secrets while it is rotated.
+ * @throws {WebhookVerificationError} The signature is missing, malformed or matches none of the secrets.
+ * @throws {TypeError} `rawBody` is not a raw body, or the secret is empty (an empty string, an empty array or an empty
+ *   string in the array).
  * @example
  * await verifyWebhookSignature(rawBody, request.headers.get('x-signature'), secret);
  * await archive.put(rawBody); // authentic, still unparsed
@@ -71,11 +64,11 @@ export async function verifyWebhook(
 export async function verifyWebhookSignature(
   rawBody: RawBody,
   signature: string | null | undefined,
-  secret: string,
+  secret: WebhookSecret,
   options: VerifyWebhookOptions = {},
 ): Promise<void> {
   const body = normaliseRawBody(rawBody);
-  assertSecret(secret);
-  const pending = checkSignature(body, signature, secret, resolveCryptoPath(options.crypto));
+  const secrets = toSecretList(secret);
+  const pending = checkSignature(body, signature, secrets, resolveCryptoPath(options.crypto));
   if (pending !== undefined) await pending;
 }

@@ -27,22 +27,28 @@ export function importHmacKey(secret: string | Uint8Array): Promise<CryptoKey> {
   return subtle().importKey('raw', toBytes(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
 }
 
-let cachedKey: { secret: string; key: Promise<CryptoKey> } | undefined;
+// A receiver has one secret, or two while it is rotated; a few more are kept in case several handlers share a process.
+const MAX_CACHED_KEYS = 8;
+const cachedKeys = new Map<string, Promise<CryptoKey>>();
 
 /**
- * The imported key of `secret`, reused while the same secret comes again (a receiver has one secret),
- * because importing costs about as much as signing a small body.
+ * The imported key of `secret`, reused while the same secret comes again, because importing costs about as much
+ * as signing a small body. At most {@link MAX_CACHED_KEYS} keys are kept; the oldest goes first.
  */
 export function hmacKeyFor(secret: string): Promise<CryptoKey> {
-  if (cachedKey?.secret !== secret) {
-    const key = importHmacKey(secret);
-    cachedKey = { secret, key };
-    // A failed import must not stay cached.
-    key.catch(() => {
-      if (cachedKey?.key === key) cachedKey = undefined;
-    });
+  const cached = cachedKeys.get(secret);
+  if (cached !== undefined) return cached;
+  const key = importHmacKey(secret);
+  if (cachedKeys.size >= MAX_CACHED_KEYS) {
+    const oldest = cachedKeys.keys().next();
+    if (oldest.done !== true) cachedKeys.delete(oldest.value);
   }
-  return cachedKey.key;
+  cachedKeys.set(secret, key);
+  // A failed import must not stay cached.
+  key.catch(() => {
+    if (cachedKeys.get(secret) === key) cachedKeys.delete(secret);
+  });
+  return key;
 }
 
 /** Whether `signature` is the HMAC-SHA256 of `data` under `secret`; `crypto.subtle.verify` compares in constant time. */

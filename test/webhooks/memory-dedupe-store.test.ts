@@ -9,59 +9,117 @@ function clock(start = 1_000_000) {
 describe('the in-memory dedupe store', () => {
   it('claims an id once, then reports it as processing, then as processed after commit', async () => {
     const store = createMemoryDedupeStore();
-    expect(await store.claim('e1', 1000)).toBe('claimed');
-    expect(await store.claim('e1', 1000)).toBe('processing');
-    await store.commit('e1', 60_000);
-    expect(await store.claim('e1', 1000)).toBe('processed');
+    expect(await store.claim('e1', 1000, 'A')).toBe('claimed');
+    expect(await store.claim('e1', 1000, 'B')).toBe('processing');
+    await store.commit('e1', 60_000, 'A');
+    expect(await store.claim('e1', 1000, 'A')).toBe('processed');
   });
 
   it('lets an id be claimed again after release', async () => {
     const store = createMemoryDedupeStore();
-    await store.claim('e1', 1000);
-    await store.release('e1');
-    expect(await store.claim('e1', 1000)).toBe('claimed');
+    await store.claim('e1', 1000, 'A');
+    await store.release('e1', 'A');
+    expect(await store.claim('e1', 1000, 'B')).toBe('claimed');
   });
 
   it('does not forget a processed id on release', async () => {
     const store = createMemoryDedupeStore();
-    await store.claim('e1', 1000);
-    await store.commit('e1', 60_000);
-    await store.release('e1');
-    expect(await store.claim('e1', 1000)).toBe('processed');
+    await store.claim('e1', 1000, 'A');
+    await store.commit('e1', 60_000, 'A');
+    await store.release('e1', 'A');
+    expect(await store.claim('e1', 1000, 'A')).toBe('processed');
   });
 
   it('lets a claim lapse after its lease, so an event whose process died can be redelivered', async () => {
     const time = clock();
     const store = createMemoryDedupeStore({ now: time.now });
-    await store.claim('e1', 1000);
+    await store.claim('e1', 1000, 'A');
     time.advance(999);
-    expect(await store.claim('e1', 1000)).toBe('processing');
+    expect(await store.claim('e1', 1000, 'B')).toBe('processing');
     time.advance(1);
-    expect(await store.claim('e1', 1000)).toBe('claimed');
+    expect(await store.claim('e1', 1000, 'B')).toBe('claimed');
   });
 
   it('forgets a processed id after its TTL and sweeps expired ids on use', async () => {
     const time = clock();
     const store = createMemoryDedupeStore({ now: time.now });
     for (const id of ['a', 'b', 'c']) {
-      await store.claim(id, 1000);
-      await store.commit(id, 5000);
+      await store.claim(id, 1000, 'A');
+      await store.commit(id, 5000, 'A');
     }
     time.advance(5000);
-    expect(await store.claim('d', 1000)).toBe('claimed');
+    expect(await store.claim('d', 1000, 'A')).toBe('claimed');
     expect(store.size).toBe(1);
-    expect(await store.claim('a', 1000)).toBe('claimed');
+    expect(await store.claim('a', 1000, 'A')).toBe('claimed');
   });
 
   it('never holds more than maxEntries ids, dropping the oldest first', async () => {
     const store = createMemoryDedupeStore({ maxEntries: 3 });
     for (let i = 0; i < 10; i++) {
-      await store.claim(`e${i}`, 60_000);
-      await store.commit(`e${i}`, 60_000);
+      await store.claim(`e${i}`, 60_000, 'A');
+      await store.commit(`e${i}`, 60_000, 'A');
       expect(store.size).toBeLessThanOrEqual(3);
     }
-    expect(await store.claim('e9', 1000)).toBe('processed');
-    expect(await store.claim('e0', 1000)).toBe('claimed');
+    expect(await store.claim('e9', 1000, 'A')).toBe('processed');
+    expect(await store.claim('e0', 1000, 'A')).toBe('claimed');
+  });
+
+  it("keeps a newer owner's claim when the owner whose lease ran out releases the id", async () => {
+    const time = clock();
+    const store = createMemoryDedupeStore({ now: time.now });
+    expect(await store.claim('e1', 1000, 'A')).toBe('claimed');
+    time.advance(1000);
+    expect(await store.claim('e1', 1000, 'B')).toBe('claimed');
+    await store.release('e1', 'A');
+    expect(await store.claim('e1', 1000, 'C')).toBe('processing');
+    await store.release('e1', 'B');
+    expect(await store.claim('e1', 1000, 'C')).toBe('claimed');
+  });
+
+  it("does not mark another owner's claim processed when the owner whose lease ran out commits", async () => {
+    const time = clock();
+    const store = createMemoryDedupeStore({ now: time.now });
+    await store.claim('e1', 1000, 'A');
+    time.advance(1000);
+    await store.claim('e1', 1000, 'B');
+    await store.commit('e1', 60_000, 'A');
+    expect(await store.claim('e1', 1000, 'C')).toBe('processing');
+    // B still owns the claim: its failure lets the redelivery run the event.
+    await store.release('e1', 'B');
+    expect(await store.claim('e1', 1000, 'C')).toBe('claimed');
+  });
+
+  it('lets the owner of the current claim commit it after a stale owner tried', async () => {
+    const time = clock();
+    const store = createMemoryDedupeStore({ now: time.now });
+    await store.claim('e1', 1000, 'A');
+    time.advance(1000);
+    await store.claim('e1', 1000, 'B');
+    await store.commit('e1', 60_000, 'A');
+    await store.commit('e1', 60_000, 'B');
+    expect(await store.claim('e1', 1000, 'C')).toBe('processed');
+  });
+
+  it('records a late success when the lapsed claim was not taken by anyone, so a redelivery is a duplicate', async () => {
+    const time = clock();
+    const store = createMemoryDedupeStore({ now: time.now });
+    await store.claim('e1', 1000, 'A');
+    time.advance(5000);
+    await store.commit('e1', 60_000, 'A');
+    expect(await store.claim('e1', 1000, 'B')).toBe('processed');
+  });
+
+  it('keeps a processed record when a stale owner commits or releases it', async () => {
+    const time = clock();
+    const store = createMemoryDedupeStore({ now: time.now });
+    await store.claim('e1', 1000, 'A');
+    time.advance(1000);
+    await store.claim('e1', 1000, 'B');
+    await store.commit('e1', 60_000, 'B');
+    await store.release('e1', 'A');
+    await store.commit('e1', 1, 'A');
+    time.advance(10);
+    expect(await store.claim('e1', 1000, 'C')).toBe('processed');
   });
 
   it.each([0, -1, 1.5, Number.NaN, '10'])('refuses maxEntries %j with a TypeError', (maxEntries) => {
