@@ -1,26 +1,11 @@
 // Measures the client-side throttle: start gaps between requests of one key, fired all at once.
 // Run: npm run bench:throttle   (builds first; prints figures; not part of npm test)
 import { ServiceClient } from '../dist/index.js';
+import { buildEwayBillModel } from '../dist/testing.js';
 
 const KEYS = Number(process.env.KEYS ?? 10);
 const CALLS = Number(process.env.CALLS ?? 8);
-const address = {
-  addr_id: 1,
-  address_line1: 'a',
-  address_line2: '',
-  city: 'Pune',
-  state: 'MAHARASHTRA',
-  country: 'India',
-  pincode: '411001',
-};
-const model = {
-  supply_type: 'Outward',
-  sub_supply_type: 'Supply',
-  transporter_doc_date: '21-11-2026',
-  transport_mode: 'Road',
-  dispatch_from: address,
-  dispatch_to: address,
-};
+const model = buildEwayBillModel();
 
 const starts = new Map();
 const fetch = async (input, init) => {

@@ -10,40 +10,14 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from 'invoicing-service-sdk';
-import {
-  buildEwayBillModel,
-  createMockService,
-  type MockService,
-  startMockServer,
-} from 'invoicing-service-sdk/testing';
-import { setupServer } from 'msw/node';
+import { buildEwayBillModel } from 'invoicing-service-sdk/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TRANSPORTS, type Transport } from './transports.js';
 
-interface Transport {
-  service: MockService;
-  baseUrl: string;
-  close(): Promise<void>;
-}
-
-async function viaMsw(): Promise<Transport> {
-  const service = createMockService();
-  const server = setupServer(...service.handlers);
-  server.listen({ onUnhandledFrame: 'error' });
-  return { service, baseUrl: service.baseUrl, close: async () => server.close() };
-}
-
-async function viaSocket(): Promise<Transport> {
-  const mock = await startMockServer();
-  expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/partner$/);
-  return { service: mock.service, baseUrl: mock.url, close: mock.close };
-}
-
+// Bypasses the client-side throttle, to make the mock's own rate limit answer.
 const noLimiter = { acquire: async () => {} };
 
-describe.each([
-  ['through msw handlers', viaMsw],
-  ['through a real loopback socket', viaSocket],
-])('ServiceClient against the mock service %s', (_label, open) => {
+describe.each(TRANSPORTS)('ServiceClient against the mock service %s', (_label, open) => {
   let transport: Transport;
   beforeAll(async () => {
     transport = await open();

@@ -1,35 +1,9 @@
 import { ConnectionError, isAlreadyGenerated, PortalError, ServiceClient, TimeoutError } from 'invoicing-service-sdk';
-import {
-  buildEwayBillModel,
-  createMockService,
-  type MockService,
-  startMockServer,
-} from 'invoicing-service-sdk/testing';
-import { setupServer } from 'msw/node';
+import { buildEwayBillModel } from 'invoicing-service-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TRANSPORTS, type Transport } from './transports.js';
 
-interface Transport {
-  service: MockService;
-  baseUrl: string;
-  close(): Promise<void>;
-}
-
-async function viaMsw(): Promise<Transport> {
-  const service = createMockService();
-  const server = setupServer(...service.handlers);
-  server.listen({ onUnhandledFrame: 'error' });
-  return { service, baseUrl: service.baseUrl, close: async () => server.close() };
-}
-
-async function viaSocket(): Promise<Transport> {
-  const mock = await startMockServer();
-  return { service: mock.service, baseUrl: mock.url, close: mock.close };
-}
-
-describe.each([
-  ['through msw handlers', viaMsw],
-  ['through a real loopback socket', viaSocket],
-])('recovering from a lost answer with ServiceClient %s', (_label, open) => {
+describe.each(TRANSPORTS)('recovering from a lost answer with ServiceClient %s', (_label, open) => {
   let transport: Transport;
   beforeAll(async () => {
     transport = await open();
