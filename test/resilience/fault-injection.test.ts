@@ -2,8 +2,10 @@ import {
   ApiError,
   BadRequestError,
   ConnectionError,
+  createProcessRateLimiter,
   PortalError,
   RateLimitError,
+  type RateLimiter,
   type RequestOptions,
   type RetryEvent,
   ServerError,
@@ -191,5 +193,21 @@ describe('faults where the service certainly did not act: retried automatically'
     );
     expect(error).toBeInstanceOf(RateLimitError);
     expect(posts).toBe(1);
+  });
+
+  it('passes every attempt through the rate limiter again', async () => {
+    const acquired: string[] = [];
+    const limiter = createProcessRateLimiter();
+    const rateLimiter: RateLimiter = {
+      acquire: (id, signal) => {
+        acquired.push(id);
+        return limiter.acquire(id, signal);
+      },
+    };
+    const storm = Array.from({ length: 3 }, () => json(429, rateLimited, { 'retry-after': '0' }));
+    const { error, posts } = await run(storm, { maxRetries: 2, rateLimiter });
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(posts).toBe(3);
+    expect(acquired).toHaveLength(3);
   });
 });
