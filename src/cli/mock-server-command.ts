@@ -2,6 +2,7 @@ import { createEmulator } from '../testing/emulator.js';
 import { buildEwayBillModel } from '../testing/model-fixture.js';
 import { serveEmulator } from '../testing/serve.js';
 import type { RecordedRequest } from '../testing/types.js';
+import type { CliCommand } from './args.js';
 
 /** Where the command writes: stdout and stderr in the CLI, buffers in tests. */
 export interface CliOutput {
@@ -9,16 +10,8 @@ export interface CliOutput {
   err(line: string): void;
 }
 
-/** Options of {@link runMockServer}. */
-export interface MockServerCommandOptions {
-  readonly port: number;
-  readonly host: string;
-  readonly rateLimit: boolean;
-  readonly portalConnected: boolean;
-  readonly quiet: boolean;
-  /** How many demo documents to create: `doc_demo_0001` and on. */
-  readonly documents: number;
-}
+/** Options of {@link runMockServer}: what the command line asked for. */
+export type MockServerCommandOptions = Omit<Extract<CliCommand, { kind: 'mock-server' }>, 'kind'>;
 
 /** The hash id of the `n`th demo document (from 1): `doc_demo_0001`. */
 export function demoDocumentId(n: number): string {
