@@ -135,6 +135,36 @@ function normaliseBaseUrl(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** Checks the options that are objects or callbacks, so a wrong one fails here and not at the first request. */
+function checkShapes(options: ServiceClientOptions): void {
+  const { headers, rateLimiter, logger, hooks } = options;
+  if (headers !== undefined) {
+    if (!isObject(headers) || Object.values(headers).some((v) => typeof v !== 'string')) {
+      throw new TypeError('headers must be an object of header names to string values');
+    }
+  }
+  if (rateLimiter !== undefined && !(isObject(rateLimiter) && typeof rateLimiter.acquire === 'function')) {
+    throw new TypeError('rateLimiter must be an object with an acquire(keyId, signal) method');
+  }
+  if (
+    logger !== undefined &&
+    !(isObject(logger) && typeof logger.debug === 'function' && typeof logger.warn === 'function')
+  ) {
+    throw new TypeError('logger must have debug() and warn() methods, as console does');
+  }
+  if (hooks !== undefined) {
+    const bad = isObject(hooks)
+      ? Object.entries(hooks).find(([, fn]) => fn !== undefined && typeof fn !== 'function')
+      : ['hooks'];
+    if (bad)
+      throw new TypeError(
+        `hooks must be an object of callbacks (onRequest, onResponse, onRetry); ${bad[0]} is not a function`,
+      );
+  }
+}
+
 /** Validates the options once, at construction. Returns the key apart so it never sits in a printable object. */
 export function resolveOptions(options: ServiceClientOptions): { apiKey: string; resolved: ResolvedOptions } {
   if (typeof options !== 'object' || options === null) throw new TypeError('ServiceClient options must be an object');
@@ -162,6 +192,7 @@ export function resolveOptions(options: ServiceClientOptions): { apiKey: string;
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new TypeError('fetch must be a function');
   }
+  checkShapes(options);
   const preflight = options.preflight ?? 'warn';
   if (!(PREFLIGHT_MODES as readonly string[]).includes(preflight)) {
     throw new TypeError(

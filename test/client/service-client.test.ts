@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { SDK_VERSION, ServiceClient } from 'invoicing-service-sdk';
+import { SDK_VERSION, ServiceClient, type ServiceClientOptions } from 'invoicing-service-sdk';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordingFetch } from '../helpers/fake-fetch.js';
@@ -51,9 +51,21 @@ describe('new ServiceClient(options)', () => {
     [{ maxRetries: -1 }, /maxRetries/],
     [{ maxRetries: 1.5 }, /maxRetries/],
     [{ apiKey: 'has space' }, /whitespace/],
-  ])('rejects the option %o with a TypeError that names it', (option, message) => {
-    expect(() => new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, ...option })).toThrow(message);
-  });
+    [{ rateLimiter: {} }, /rateLimiter must be an object with an acquire/],
+    [{ headers: 'x' }, /headers must be an object/],
+    [{ headers: { 'x-n': 5 } }, /headers must be an object/],
+    [{ logger: 5 }, /logger must have debug\(\) and warn\(\)/],
+    [{ hooks: 5 }, /hooks must be an object of callbacks/],
+    [{ hooks: { onRequest: 'no' } }, /onRequest is not a function/],
+  ] as [Record<string, unknown>, RegExp][])(
+    'rejects the option %o with a TypeError that names it',
+    (option, message) => {
+      // Options as plain JavaScript callers may pass them, past the types.
+      const options = { apiKey: freshKey(), baseUrl: BASE_URL, ...option } as ServiceClientOptions;
+      expect(() => new ServiceClient(options)).toThrow(TypeError);
+      expect(() => new ServiceClient(options)).toThrow(message);
+    },
+  );
 
   it('works the same with and without a trailing slash on the base URL', async () => {
     const { fetch, calls } = recordingFetch();
