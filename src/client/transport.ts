@@ -123,10 +123,10 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
     if (timeoutSignal?.aborted) {
       throw new TimeoutError(input.timeout as number, { mayHaveSucceeded: dispatched, request: input.request });
     }
-    const notSent = !dispatched || causeCodes(error).some((code) => NOT_SENT_CODES.has(code));
+    const codes = causeCodes(error);
+    const notSent = !dispatched || codes.some((code) => NOT_SENT_CODES.has(code));
     const cause = rootCause(error);
     const detail = cause instanceof Error ? cause.message : excerpt(String(cause));
-    const codes = causeCodes(error);
     throw new ConnectionError(
       `Could not reach the service at ${input.request.url}: ${detail}${codes.length ? ` (${codes.join(', ')})` : ''}` +
         (notSent ? '' : '; the request may have been sent, so the service may have acted on it'),

@@ -40,11 +40,7 @@ export async function verifyWebhook(
   secret: WebhookSecret,
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
-  const body = normaliseRawBody(rawBody);
-  const secrets = toSecretList(secret);
-  const pending = checkSignature(body, signature, secrets, resolveCryptoPath(options.crypto));
-  if (pending !== undefined) await pending;
-  return parseWebhookEvent(body);
+  return parseWebhookEvent(await verifiedBody(rawBody, signature, secret, options));
 }
 
 /**
@@ -67,8 +63,18 @@ export async function verifyWebhookSignature(
   secret: WebhookSecret,
   options: VerifyWebhookOptions = {},
 ): Promise<void> {
+  await verifiedBody(rawBody, signature, secret, options);
+}
+
+/** The raw body as a string or bytes, once its signature matched one of the secrets. */
+async function verifiedBody(
+  rawBody: RawBody,
+  signature: string | null | undefined,
+  secret: WebhookSecret,
+  options: VerifyWebhookOptions,
+): Promise<string | Uint8Array> {
   const body = normaliseRawBody(rawBody);
-  const secrets = toSecretList(secret);
-  const pending = checkSignature(body, signature, secrets, resolveCryptoPath(options.crypto));
+  const pending = checkSignature(body, signature, toSecretList(secret), resolveCryptoPath(options.crypto));
   if (pending !== undefined) await pending;
+  return body;
 }
