@@ -196,6 +196,7 @@ describe('hardening', () => {
       () =>
         new Promise<Response>((_resolve, reject) => {
           controller.signal.addEventListener('abort', () => reject(controller.signal.reason));
+          queueMicrotask(() => controller.abort(new Error('stop'))); // abort while the request is in flight
         }),
     );
     const ends: (string | undefined)[] = [];
@@ -206,7 +207,6 @@ describe('hardening', () => {
       hooks: { onResponse: (e) => ends.push(e.code) },
     });
     const pending = client.createEwayBill('d', validModel(), { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('stop')), 50);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     expect(ends).toEqual(['ABORTED']);
   });

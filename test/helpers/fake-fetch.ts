@@ -17,13 +17,14 @@ type Answer = Response | ((call: RecordedCall) => Response | Promise<Response>);
 export function recordingFetch(...answers: Answer[]) {
   const calls: RecordedCall[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const at = performance.now(); // before any await: the moment fetch was called
     const request = new Request(input, init);
     const call: RecordedCall = {
       url: request.url,
       method: request.method,
       headers: request.headers,
       body: await request.text(),
-      at: performance.now(),
+      at,
     };
     calls.push(call);
     const answer = answers.shift() ?? Response.json({ success: true, message: 'E-way bill generated' });

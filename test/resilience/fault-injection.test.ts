@@ -129,8 +129,12 @@ describe('faults where the service may have acted: a typed error, and the POST i
 
   it('an abort in flight rejects with an AbortError carrying the reason', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort('shutting down'), 200);
-    const { error, posts } = await run([slow(5000)], {}, { signal: controller.signal });
+    // Abort once the POST has reached the server (not after a fixed delay, which a loaded machine can outrun).
+    const abortOnArrival: Fault = (req, res, socket) => {
+      slow(5000)(req, res, socket);
+      controller.abort('shutting down');
+    };
+    const { error, posts } = await run([abortOnArrival], {}, { signal: controller.signal });
     expect(error).toMatchObject({ name: 'AbortError', cause: 'shutting down' });
     expect(posts).toBe(1);
   });

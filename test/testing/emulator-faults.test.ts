@@ -77,7 +77,9 @@ describe('scripted faults of the mock service', () => {
     const service = createMockService();
     service.failNext({ delayMs: 60_000 });
     const pending = post(service, service.addDocument(), model);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Close once the request is being held (bounded: 500 turns of the event loop).
+    for (let turn = 0; turn < 500 && service.requests.length === 0; turn++) await new Promise(setImmediate);
+    expect(service.requests).toHaveLength(1);
     service.close();
     await expect(pending).rejects.toThrow(TypeError);
     expect(service.requests[0]?.status).toBeUndefined();

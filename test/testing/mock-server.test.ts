@@ -42,7 +42,10 @@ describe('startMockServer', () => {
       () => 'answered',
       () => 'failed',
     );
-    while (mock.service.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let turn = 0; turn < 500 && mock.service.requests.length === 0; turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(mock.service.requests).toHaveLength(1);
     await Promise.all([mock.close(), mock.close()]);
     expect(await pending).toBe('failed');
   });

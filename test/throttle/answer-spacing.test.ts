@@ -1,9 +1,13 @@
 import { createProcessRateLimiter, ServiceClient } from 'invoicing-service-sdk';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 import { recordingFetch } from '../helpers/fake-fetch.js';
 import { freshKey, validModel } from '../helpers/model.js';
 
 const BASE_URL = 'https://service.test/api/partner';
+
+beforeEach(useFakeClock);
+afterEach(() => vi.useRealTimers());
 
 /** A fetch whose answers take `ms`, recording when each answer came back. */
 function slowFetch(ms: number) {
@@ -29,7 +33,9 @@ async function twoCalls(
 ) {
   const rateLimiter = limiterOptions ? createProcessRateLimiter(limiterOptions) : undefined;
   const client = new ServiceClient({ apiKey: freshKey('spacing'), baseUrl: BASE_URL, fetch, rateLimiter });
-  await Promise.all([client.createEwayBill('a', validModel()), client.createEwayBill('b', validModel())]);
+  await runOnFakeClock(
+    Promise.all([client.createEwayBill('a', validModel()), client.createEwayBill('b', validModel())]),
+  );
 }
 
 describe('spacing from the answer (the service counts a request when it arrives, before it answers)', () => {
@@ -37,7 +43,9 @@ describe('spacing from the answer (the service counts a request when it arrives,
     const { fetch, calls, answeredAt } = slowFetch(300);
     await twoCalls(fetch);
     expect(calls).toHaveLength(2);
-    expect((calls[1]?.at ?? 0) - (answeredAt[0] ?? Number.NaN)).toBeGreaterThanOrEqual(1000);
+    const afterAnswer = (calls[1]?.at ?? 0) - (answeredAt[0] ?? Number.NaN);
+    expect(afterAnswer).toBeGreaterThanOrEqual(1000);
+    expect(afterAnswer).toBeLessThan(1100); // and not much longer
   });
 
   it('with waitForAnswer: false spaces the starts only', async () => {
@@ -45,6 +53,7 @@ describe('spacing from the answer (the service counts a request when it arrives,
     await twoCalls(fetch, { waitForAnswer: false });
     const gap = (calls[1]?.at ?? 0) - (calls[0]?.at ?? 0);
     expect(gap).toBeGreaterThanOrEqual(1000);
+    expect(gap).toBeLessThan(1100);
     // It did not wait for the answer: it started less than 1000 ms after it.
     expect((calls[1]?.at ?? 0) - (answeredAt[0] ?? Number.NaN)).toBeLessThan(1000);
   });
@@ -54,6 +63,7 @@ describe('spacing from the answer (the service counts a request when it arrives,
     await twoCalls(fetch, { answerWaitLimit: 500 });
     const gap = (calls[1]?.at ?? 0) - (calls[0]?.at ?? 0);
     expect(gap).toBeGreaterThanOrEqual(1500); // 500 ms assumed to arrive, then 1000 ms
+    expect(gap).toBeLessThan(1600);
     expect(calls[1]?.at ?? Number.POSITIVE_INFINITY).toBeLessThan(answeredAt[0] ?? Number.NaN); // before the answer came
   });
 });

@@ -1,17 +1,26 @@
 import { createProcessRateLimiter, ServiceClient } from 'invoicing-service-sdk';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 import { gaps, recordingFetch } from '../helpers/fake-fetch.js';
 import { freshKey, validModel } from '../helpers/model.js';
 
 const BASE_URL = 'https://service.test/api/partner';
 
+beforeEach(useFakeClock);
+afterEach(() => vi.useRealTimers());
+
 describe('the 1 request/second per-key throttle', () => {
   it('starts no two requests of one key less than 1000 ms apart, even when fired at once', async () => {
     const { fetch, calls } = recordingFetch();
     const client = new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, fetch });
-    await Promise.all(Array.from({ length: 4 }, (_, i) => client.createEwayBill(`doc${i}`, validModel())));
+    await runOnFakeClock(
+      Promise.all(Array.from({ length: 4 }, (_, i) => client.createEwayBill(`doc${i}`, validModel()))),
+    );
     expect(calls).toHaveLength(4);
-    for (const gap of gaps(calls)) expect(gap).toBeGreaterThanOrEqual(1000);
+    for (const gap of gaps(calls)) {
+      expect(gap).toBeGreaterThanOrEqual(1000);
+      expect(gap).toBeLessThan(1100); // spaced, not starved
+    }
     // The calls start in the order they were made.
     expect(calls.map((c) => c.url.slice(-4))).toEqual(['doc0', 'doc1', 'doc2', 'doc3']);
   });
@@ -21,11 +30,13 @@ describe('the 1 request/second per-key throttle', () => {
     const { fetch, calls } = recordingFetch();
     const a = new ServiceClient({ apiKey: key, baseUrl: BASE_URL, fetch });
     const b = new ServiceClient({ apiKey: key, baseUrl: `${BASE_URL}/`, fetch });
-    await Promise.all([
-      a.createEwayBill('a1', validModel()),
-      b.createEwayBill('b1', validModel()),
-      a.createEwayBill('a2', validModel()),
-    ]);
+    await runOnFakeClock(
+      Promise.all([
+        a.createEwayBill('a1', validModel()),
+        b.createEwayBill('b1', validModel()),
+        a.createEwayBill('a2', validModel()),
+      ]),
+    );
     expect(calls).toHaveLength(3);
     for (const gap of gaps(calls)) expect(gap).toBeGreaterThanOrEqual(1000);
   });
@@ -35,8 +46,8 @@ describe('the 1 request/second per-key throttle', () => {
     const slow = new ServiceClient({ apiKey: freshKey('a'), baseUrl: BASE_URL, fetch });
     const other = new ServiceClient({ apiKey: freshKey('b'), baseUrl: BASE_URL, fetch });
     const busy = [slow.createEwayBill('a1', validModel()), slow.createEwayBill('a2', validModel())];
-    await other.createEwayBill('b1', validModel());
-    await Promise.all(busy);
+    await runOnFakeClock(other.createEwayBill('b1', validModel()));
+    await runOnFakeClock(Promise.all(busy));
     const start = (suffix: string) => calls.find((c) => c.url.endsWith(suffix))?.at ?? Number.NaN;
     // b1 was made after a2 was queued, yet starts before it: a2 waits for a1's second, b1 does not.
     expect(start('b1')).toBeLessThan(start('a2'));
@@ -51,18 +62,18 @@ describe('the 1 request/second per-key throttle', () => {
     const third = client.createEwayBill('third', validModel());
     const abortedAt = performance.now();
     controller.abort(new Error('user cancelled'));
-    const error = await aborted.catch((e: unknown) => e);
+    const error = await runOnFakeClock(aborted.catch((e: unknown) => e));
     const settledAfter = performance.now() - abortedAt;
-    await Promise.all([first, third]);
+    await runOnFakeClock(Promise.all([first, third]));
 
     expect(error).toMatchObject({ name: 'AbortError' });
     expect((error as Error).cause).toEqual(new Error('user cancelled'));
-    expect(settledAfter).toBeLessThan(500); // it did not wait for its turn
+    expect(settledAfter).toBeLessThan(50); // it did not wait for its turn
     expect(calls.map((c) => c.url.split('/').pop())).toEqual(['first', 'third']);
     // 'third' took the aborted call's turn (about 1 s after 'first'), not the turn after it (about 2 s).
     const gap = gaps(calls)[0] ?? Number.NaN;
     expect(gap).toBeGreaterThanOrEqual(1000);
-    expect(gap).toBeLessThan(1900);
+    expect(gap).toBeLessThan(1100);
   });
 
   it('rejects at once, without sending, a call whose signal is already aborted', async () => {
@@ -91,7 +102,7 @@ describe('the 1 request/second per-key throttle', () => {
         },
       },
     });
-    await client.createEwayBill('doc', validModel());
+    await runOnFakeClock(client.createEwayBill('doc', validModel()));
     const expected = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key))).toString('hex');
     expect(seen).toEqual([expected]);
   });
