@@ -19,8 +19,31 @@ export interface RateLimiter {
   acquire(keyId: string, signal?: AbortSignal): Promise<ReleaseSlot | undefined | void>;
 }
 
-/** Computes the identifier of an API key for a {@link RateLimiter}: the hex SHA-256 of the key. */
+interface NodeHashLike {
+  createHash(algorithm: 'sha256'): { update(data: string): { digest(encoding: 'hex'): string } };
+}
+
+/** The hex SHA-256 through node:crypto, without leaving the current turn; `undefined` where it is absent (edge). */
+function nodeSha256Hex(text: string): string | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  try {
+    const nodeCrypto = proc?.getBuiltinModule?.('node:crypto') as Partial<NodeHashLike> | undefined;
+    return typeof nodeCrypto?.createHash === 'function'
+      ? nodeCrypto.createHash('sha256').update(text).digest('hex')
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Computes the identifier of an API key for a {@link RateLimiter}: the hex SHA-256 of the key. On Node it hashes in
+ * the current turn (node:crypto), so a request reaches the limiter without waiting on the thread pool, in call order;
+ * elsewhere it uses Web Crypto.
+ */
 export async function rateLimitKeyId(apiKey: string): Promise<string> {
+  const fromNode = nodeSha256Hex(apiKey);
+  if (fromNode !== undefined) return fromNode;
   const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(apiKey));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

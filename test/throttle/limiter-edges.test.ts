@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { elapse, runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 
 const since = (t0: number) => performance.now() - t0;
+/** The fake time at which `acquire` granted (read in the same turn, so no clock step can slip in between). */
+const grantTime = (acquired: Promise<unknown>) => acquired.then(() => performance.now());
 
 beforeEach(useFakeClock);
 afterEach(() => vi.useRealTimers());
@@ -28,14 +30,24 @@ describe('the process rate limiter at its edges', () => {
     expect(since(t0)).toBeLessThan(2600);
   });
 
+  it('holds the 1000 ms bound when p-throttle fires early (its wall clock ran ahead of the monotonic one)', async () => {
+    const limiter = createProcessRateLimiter({ waitForAnswer: false });
+    const t0 = await runOnFakeClock(grantTime(limiter.acquire('k-early')));
+    // p-throttle reads Date.now(): a wall clock 40 ms ahead makes its slot fire 40 ms early (about 985 ms after the
+    // first), as real timers were measured to do by up to ~11 ms. The limiter's monotonic check must hold the bound.
+    vi.setSystemTime(Date.now() + 40);
+    const t1 = await runOnFakeClock(grantTime(limiter.acquire('k-early')));
+    expect(t1 - t0).toBeGreaterThanOrEqual(1000);
+    expect(t1 - t0).toBeLessThan(1010);
+  });
+
   it('is not held up when the wall clock steps back', async () => {
     const limiter = createProcessRateLimiter({ waitForAnswer: false });
-    await runOnFakeClock(limiter.acquire('k-clock'));
+    const t0 = await runOnFakeClock(grantTime(limiter.acquire('k-clock')));
     vi.setSystemTime(Date.now() - 3_600_000); // the wall clock steps back an hour; the monotonic clock does not
-    const t0 = performance.now();
-    await runOnFakeClock(limiter.acquire('k-clock'), 5000);
-    expect(since(t0)).toBeGreaterThanOrEqual(990);
-    expect(since(t0)).toBeLessThan(1100);
+    const t1 = await runOnFakeClock(grantTime(limiter.acquire('k-clock')), 5000);
+    expect(t1 - t0).toBeGreaterThanOrEqual(1000);
+    expect(t1 - t0).toBeLessThan(1100);
   });
 
   it('does not make the next caller pay for the turn of a caller who aborted alone in the queue', async () => {
