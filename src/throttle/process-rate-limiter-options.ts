@@ -29,3 +29,11 @@ export interface ProcessRateLimiterOptions {
    */
   answerWaitLimit?: number;
 }
+
+/** `value` when it is a number in range, for option `name`. @throws {TypeError} naming the option otherwise. */
+export function checkOption(name: string, value: number, min: number, allowInfinity = false): number {
+  if (typeof value !== 'number' || Number.isNaN(value) || value < min || (!allowInfinity && !Number.isFinite(value))) {
+    throw new TypeError(`createProcessRateLimiter: ${name} must be a number >= ${min}; got ${String(value)}`);
+  }
+  return value;
+}

@@ -1,5 +1,6 @@
 import pThrottle from 'p-throttle';
-import type { ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
+import { pause } from './pause.js';
+import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
 import type { RateLimiter, ReleaseSlot } from './rate-limiter.js';
 
 interface Waiter {
@@ -9,6 +10,8 @@ interface Waiter {
 interface KeyState {
   /** p-throttle's gate: one call of it is one slot. Replaced when it could delay the key for nothing. */
   slot: () => Promise<void>;
+  /** Aborts the gate and every wait of its turn, clearing their timers, when the last waiter leaves. */
+  gateController: AbortController;
   /** `Date.now() - performance.now()` when the gate was made: p-throttle runs on the wall clock. */
   clockOffset: number;
   /** Callers waiting for a slot, first come first served. */
@@ -25,17 +28,7 @@ interface KeyState {
   releaseListeners: Set<() => void>;
 }
 
-// setTimeout fires at once for delays above 2^31-1 ms; no wait here is meant to be that long.
-const MAX_TIMER_MS = 2_147_483_647;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, MAX_TIMER_MS)));
 const wallClockOffset = () => Date.now() - performance.now();
-
-function checkOption(name: string, value: number, min: number, allowInfinity = false): number {
-  if (typeof value !== 'number' || Number.isNaN(value) || value < min || (!allowInfinity && !Number.isFinite(value))) {
-    throw new TypeError(`createProcessRateLimiter: ${name} must be a number >= ${min}; got ${String(value)}`);
-  }
-  return value;
-}
 
 /**
  * An in-process {@link RateLimiter}: per key, a FIFO queue in front of a p-throttle gate
@@ -63,8 +56,14 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     }
   }
 
-  function freshGate(state: Pick<KeyState, 'slot' | 'clockOffset'>): void {
-    const gate = pThrottle({ limit: 1, interval: interval + margin, strict: true });
+  function freshGate(state: Pick<KeyState, 'slot' | 'clockOffset' | 'gateController'>): void {
+    state.gateController = new AbortController();
+    const gate = pThrottle({
+      limit: 1,
+      interval: interval + margin,
+      strict: true,
+      signal: state.gateController.signal,
+    });
     state.slot = gate(async () => {});
     state.clockOffset = wallClockOffset();
   }
@@ -74,6 +73,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     if (!state) {
       state = {
         slot: async () => {},
+        gateController: new AbortController(),
         clockOffset: 0,
         waiters: [],
         slotPending: false,
@@ -88,19 +88,6 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     return state;
   }
 
-  /** Resolves at the next release of the key, or after `ms` (never, for an infinite `ms`). */
-  function nextRelease(state: KeyState, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        state.releaseListeners.delete(wake);
-        resolve();
-      };
-      const timer = Number.isFinite(ms) ? setTimeout(wake, Math.min(ms, MAX_TIMER_MS)) : undefined;
-      state.releaseListeners.add(wake);
-    });
-  }
-
   /** The earliest time the next request of the key may start. */
   function earliestStart(state: KeyState): number {
     let earliest = state.lastStart + interval;
@@ -111,15 +98,18 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     return earliest;
   }
 
-  async function grant(state: KeyState): Promise<void> {
+  async function grant(state: KeyState, gate: AbortSignal): Promise<void> {
     // p-throttle decides the slot; these checks make the bounds exact whatever its timer drift.
     for (
       let wait = earliestStart(state) - performance.now();
-      wait > 0;
+      wait > 0 && !gate.aborted;
       wait = earliestStart(state) - performance.now()
     ) {
-      await (state.inFlight.size > 0 ? nextRelease(state, Math.ceil(wait)) : sleep(Math.ceil(wait)));
+      // With a request in flight, its release can bring the earliest start forward: wake on it too.
+      await pause(Math.ceil(wait), gate, state.inFlight.size > 0 ? state.releaseListeners : undefined);
     }
+    // Everyone left while this turn was being waited for; a fresh gate already serves whoever came since.
+    if (gate.aborted) return;
     const waiter = state.waiters.shift();
     if (!waiter) {
       // Everyone left while the slot was pending. p-throttle counted the slot anyway; a fresh gate keeps the next
@@ -145,9 +135,13 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     // A wall clock stepped back (NTP, a resumed VM) would make p-throttle wait for the step: start a fresh gate.
     if (Math.abs(wallClockOffset() - state.clockOffset) > interval) freshGate(state);
     state.slotPending = true;
+    const gate = state.gateController.signal;
     void state
       .slot()
-      .then(() => grant(state))
+      .then(
+        () => grant(state, gate),
+        () => {}, // the gate was aborted: its pending slot is dropped
+      )
       .finally(() => {
         state.slotPending = false;
         pump(state);
@@ -163,6 +157,11 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
         const onAbort = () => {
           const index = state.waiters.indexOf(waiter);
           if (index !== -1) state.waiters.splice(index, 1);
+          // The last waiter left: drop the pending turn and its timers, so nothing keeps the process alive.
+          if (state.waiters.length === 0 && state.slotPending) {
+            state.gateController.abort();
+            freshGate(state);
+          }
           reject(signal?.reason);
         };
         const waiter: Waiter = {

@@ -63,6 +63,46 @@ describe('the process rate limiter at its edges', () => {
     expect(since(t0)).toBeLessThan(5);
   });
 
+  it('leaves no timer behind once every queued caller has aborted, so nothing keeps the process alive', async () => {
+    const limiter = createProcessRateLimiter();
+    let release: (() => void) | undefined;
+    const first = await runOnFakeClock(
+      limiter.acquire('k-leave').then((r) => {
+        release = r ?? undefined;
+        return performance.now();
+      }),
+    );
+    const controllers = [new AbortController(), new AbortController()];
+    const queued = controllers.map((c) => limiter.acquire('k-leave', c.signal).catch((e: unknown) => e));
+    await elapse(10);
+    expect(vi.getTimerCount()).toBeGreaterThan(0); // the next turn is being waited for
+    for (const c of controllers) c.abort('shutting down');
+    expect(await Promise.all(queued)).toEqual(['shutting down', 'shutting down']);
+    expect(vi.getTimerCount()).toBe(0);
+    release?.(); // answered at first + 10 ms
+    // The bound still holds for a caller who comes later: 1000 ms after that answer, not sooner, not a turn later.
+    const next = await runOnFakeClock(grantTime(limiter.acquire('k-leave')));
+    expect(next - first).toBeGreaterThanOrEqual(1010);
+    expect(next - first).toBeLessThan(1100);
+  });
+
+  it('leaves no timer behind when the last waiter aborts during the wait after its p-throttle slot', async () => {
+    // p-throttle's slot comes at ~1025 ms; the wait for the answer (answerWaitLimit 3000) keeps the turn longer.
+    const limiter = createProcessRateLimiter({ answerWaitLimit: 3000 });
+    const first = await runOnFakeClock(grantTime(limiter.acquire('k-late')));
+    const controller = new AbortController();
+    const queued = limiter.acquire('k-late', controller.signal).catch((e: unknown) => e);
+    await elapse(1500); // past the slot, inside the wait for the answer
+    expect(vi.getTimerCount()).toBeGreaterThan(0);
+    controller.abort('gone');
+    expect(await queued).toBe('gone');
+    expect(vi.getTimerCount()).toBe(0);
+    // A newcomer still waits out the bound measured from the first start (answerWaitLimit + interval).
+    const next = await runOnFakeClock(grantTime(limiter.acquire('k-late')));
+    expect(next - first).toBeGreaterThanOrEqual(4000);
+    expect(next - first).toBeLessThan(4100);
+  });
+
   it.each([
     [{ interval: 0 }, /interval/],
     [{ margin: -1 }, /margin/],
