@@ -5,14 +5,18 @@ import { stateFromCode } from './state-codes.js';
 /** The value of `ship_to_gstin` for a consignee without GST registration. */
 export const UNREGISTERED_PERSON = 'URP';
 
-// Other registrations than the regular PAN-based one (UIN of embassies and UN bodies, TAN-based TDS registrations,
-// e-commerce operators' TCS ids, non-resident ids) share the 15-character shape and the mod-36 check character.
-const OTHER_REGISTRATION = /^\d{2}[0-9A-Z]{12}[0-9A-Z]$/;
+// Registrations other than the regular PAN-based one, by their published layouts. They share the 15-character length
+// and the mod-36 check character, so a typo is still caught; nothing looser than these layouts is let through.
+const OTHER_REGISTRATIONS: readonly RegExp[] = [
+  /^\d{4}[A-Z]{3}\d{5}[UO]N[0-9A-Z]$/, // UIN: embassies, UN bodies (state, year, 'UNO'/'UNI'-like code, serial, 'UN'/'ON')
+  /^\d{2}[A-Z]{4}\d{5}[A-Z][1-9A-Z]D[0-9A-Z]$/, // TDS: state, TAN, entity number, 'D'
+  /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]C[0-9A-Z]$/, // TCS (e-commerce operators): state, PAN, entity number, 'C'
+];
 
-/** Whether `value` has the shape of a non-regular GST registration with a valid state code and check character. */
+/** Whether `value` has the layout of a UIN, TDS or TCS registration, with a valid state code and check character. */
 function isOtherRegistration(value: string): boolean {
   return (
-    OTHER_REGISTRATION.test(value) &&
+    OTHER_REGISTRATIONS.some((layout) => layout.test(value)) &&
     stateFromCode(value.slice(0, 2)) !== undefined &&
     gstinCheckCharacter(value.slice(0, 14)) === value.charAt(14)
   );

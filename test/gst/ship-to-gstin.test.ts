@@ -63,4 +63,14 @@ describe('ship_to_gstin', () => {
       false,
     );
   });
+
+  it('refuses a 15-character value with a right check character that has no registration layout', () => {
+    // All zeros, and a regular GSTIN whose 14th character is not 'Z': neither is a GSTIN, UIN, TDS or TCS id.
+    for (const first14 of ['27000000000000', '27AAPFU0939F1Y']) {
+      const value = `${first14}${gstinCheckCharacter(first14)}`;
+      const result = EwayBillModelSchema.safeParse(billToShipTo(value));
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.path).toEqual(['ship_to_gstin']);
+    }
+  });
 });
