@@ -112,6 +112,39 @@ function checkRetries(value: unknown, name: string): number {
   return value;
 }
 
+/** The kind of a value, for messages that must not show the value itself. */
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * Checks the options of one call before anything else happens, so a wrong one is a `TypeError` naming it.
+ * @throws {TypeError} when `options` is not an object or one of its fields has the wrong type or range.
+ */
+export function checkRequestOptions(options: unknown): RequestOptions {
+  if (options === undefined) return {};
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`createEwayBill options must be an object; got ${describeType(options)}`);
+  }
+  const { signal, retryWhenMaybeSent, timeout, maxRetries } = options as RequestOptions;
+  // Duck-typed: a signal from another realm (a test environment, a framework's polyfill) is still a signal.
+  const signalLike = signal as Partial<AbortSignal> | undefined;
+  if (
+    signal !== undefined &&
+    (typeof signalLike?.aborted !== 'boolean' || typeof signalLike.addEventListener !== 'function')
+  ) {
+    throw new TypeError(`options.signal must be an AbortSignal; got ${describeType(signal)}`);
+  }
+  if (retryWhenMaybeSent !== undefined && typeof retryWhenMaybeSent !== 'boolean') {
+    throw new TypeError(`options.retryWhenMaybeSent must be a boolean; got ${describeType(retryWhenMaybeSent)}`);
+  }
+  if (timeout !== undefined) checkTimeout(timeout, 'options.timeout');
+  if (maxRetries !== undefined) checkRetries(maxRetries, 'options.maxRetries');
+  return options as RequestOptions;
+}
+
 export function resolveTimeout(value: number | false | undefined, fallback: number | false, name: string) {
   return value === undefined ? fallback : checkTimeout(value, name);
 }
@@ -173,6 +206,9 @@ export function resolveOptions(options: ServiceClientOptions): { apiKey: string;
       'ServiceClient refuses to run in a browser: the API key grants full access to the company and must stay on a server. ' +
         'Call the service from your backend, or pass dangerouslyAllowBrowser: true if you accept exposing the key.',
     );
+  }
+  if (options.apiKey !== undefined && typeof options.apiKey !== 'string') {
+    throw new TypeError(`apiKey must be a string; got ${describeType(options.apiKey)} (the value is not shown)`);
   }
   const apiKey = options.apiKey ?? readEnv('SERVICE_API_KEY');
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {

@@ -10,10 +10,15 @@ export function userAgent(): string {
   return `invoicing-service-sdk/${SDK_VERSION} ${runtime}`;
 }
 
-/** Whether this looks like a web browser (a window with a document), where an API key would be exposed. */
+/**
+ * Whether this looks like a web browser, where an API key would be exposed: a window with a document, or a browser's
+ * Web Worker (`importScripts` exists only there; server runtimes such as Node, Deno and edge workers lack it).
+ */
 export function isBrowserLike(): boolean {
-  const g = globalThis as { window?: unknown; document?: unknown };
-  return typeof g.window === 'object' && g.window !== null && typeof g.document === 'object' && g.document !== null;
+  const g = globalThis as { window?: unknown; document?: unknown; importScripts?: unknown };
+  const page =
+    typeof g.window === 'object' && g.window !== null && typeof g.document === 'object' && g.document !== null;
+  return page || typeof g.importScripts === 'function';
 }
 
 /** Reads an environment variable where there is a `process.env` (Node, Bun, Deno's Node compatibility). */

@@ -1,6 +1,6 @@
 import ky, { type KyInstance } from 'ky';
 import { ApiError, type RequestSummary } from '../errors/api-error.js';
-import { type AnswerInfo, type ErrorMapper, mapErrorAnswer } from '../errors/map-response.js';
+import { type AnswerInfo, type ErrorMapper, keptBody, mapErrorAnswer } from '../errors/map-response.js';
 import { ServiceError } from '../errors/service-error.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { preflightError, preflightEwayBill } from '../gst/preflight.js';
@@ -11,6 +11,7 @@ import { type RateLimiter, type ReleaseSlot, rateLimitKeyId } from '../throttle/
 import { abortableDelay, abortError } from './abort.js';
 import { emit } from './events.js';
 import {
+  checkRequestOptions,
   type RequestOptions,
   type ResolvedOptions,
   resolveOptions,
@@ -57,19 +58,16 @@ export class ServiceClient {
     this.#options = resolved;
     this.#limiter = options.rateLimiter ?? sharedRateLimiter();
     // One Headers object, so a user header spelt in another case replaces ours instead of being joined to it;
-    // the three the SDK owns are set last and cannot be overridden.
-    const headers = new Headers({ 'User-Agent': userAgent() });
+    // the three the SDK owns are set last and cannot be overridden. A User-Agent of the caller's (an ERP's name and
+    // version) is added after the SDK's, so the service can still tell which SDK version sent a request.
+    const headers = new Headers();
     for (const [name, value] of Object.entries(resolved.headers)) headers.set(name, value);
+    const callerAgent = headers.get('User-Agent')?.trim();
+    headers.set('User-Agent', callerAgent ? `${userAgent()} ${callerAgent}` : userAgent());
     headers.set('Authorization', `Bearer ${this.#apiKey}`);
     headers.set('Content-Type', 'application/json');
     headers.set('Accept', 'application/json');
-    this.#ky = ky.create({
-      retry: 0,
-      timeout: false,
-      throwHttpErrors: false,
-      ...(resolved.fetch ? { fetch: resolved.fetch } : {}),
-      headers,
-    });
+    this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, headers });
   }
 
   /** The base URL requests go to, without a trailing slash. */
@@ -98,7 +96,8 @@ export class ServiceClient {
    *   dispatch_to: { addr_id: 2, address_line1: '4 Park St', address_line2: '', city: 'Kolkata', state: 'WEST BENGAL', country: 'India', pincode: '700016' },
    * });
    */
-  async createEwayBill(docHashId: string, model: EwayBillModel, options: RequestOptions = {}): Promise<EwayBillResult> {
+  async createEwayBill(docHashId: string, model: EwayBillModel, options?: RequestOptions): Promise<EwayBillResult> {
+    const callOptions = checkRequestOptions(options);
     const parsed = EwayBillModelSchema.safeParse(model, { reportInput: true });
     const idProblem = docHashIdProblem(docHashId);
     if (idProblem || !parsed.success) {
@@ -109,7 +108,7 @@ export class ServiceClient {
     }
     this.#preflight(parsed.data);
     const url = `${this.#options.baseUrl}/v2/ewaybill/${encodeURIComponent(docHashId)}`;
-    const answer = await this.#send(url, JSON.stringify(parsed.data), options);
+    const answer = await this.#send(url, JSON.stringify(parsed.data), callOptions);
     const { message } = answer.json as { message?: unknown };
     return { success: true, message: typeof message === 'string' ? message : '' };
   }
@@ -151,7 +150,7 @@ export class ServiceClient {
       return new ApiError({
         status: answer.status,
         message: `The service answered HTTP ${answer.status} with a body that is not a success answer; the e-way bill may have been generated`,
-        body: answer.json ?? answer.bodyText.slice(0, 300),
+        body: answer.json ?? keptBody(answer.bodyText),
         headers: Object.fromEntries(answer.headers.entries()),
         request: answer.request,
         mayHaveSucceeded: true,
@@ -183,7 +182,17 @@ export class ServiceClient {
       try {
         // The slot is released once the answer is read or the attempt failed: the limiter may space from it.
         const answer = this.#scrub(
-          await sendAttempt({ ky: this.#ky, url, body, timeout, signal, request }).finally(() => release?.()),
+          await sendAttempt({
+            ky: this.#ky,
+            fetch: this.#options.fetch ?? ((resource, init) => globalThis.fetch(resource, init)),
+            url,
+            body,
+            timeout,
+            signal,
+            request,
+            scrub: (text) => this.#redact(text),
+            onSent: release?.sent,
+          }).finally(() => release?.()),
         );
         const done = {
           ...request,
@@ -225,6 +234,11 @@ export class ServiceClient {
     }
   }
 
+  /** `text` with every copy of the API key replaced. */
+  #redact(text: string): string {
+    return text.replaceAll(this.#apiKey, '[redacted]');
+  }
+
   /**
    * The answer with every copy of the API key replaced: a proxy or an echo page that reflects the request's headers
    * must not carry the key into an error's message, body or headers.
@@ -233,9 +247,9 @@ export class ServiceClient {
     const key = this.#apiKey;
     const reflectedInHeaders = [...answer.headers.values()].some((value) => value.includes(key));
     if (!answer.bodyText.includes(key) && !reflectedInHeaders) return answer;
-    const bodyText = answer.bodyText.replaceAll(key, '[redacted]');
+    const bodyText = this.#redact(answer.bodyText);
     const headers = new Headers();
-    for (const [name, value] of answer.headers) headers.append(name, value.replaceAll(key, '[redacted]'));
+    for (const [name, value] of answer.headers) headers.append(name, this.#redact(value));
     return { ...answer, bodyText, headers, json: parseJson(bodyText) };
   }
 

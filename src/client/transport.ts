@@ -1,55 +1,37 @@
 import type { KyInstance } from 'ky';
 import type { RequestSummary } from '../errors/api-error.js';
-import { type AnswerInfo, excerpt } from '../errors/map-response.js';
-import { ConnectionError, TimeoutError } from '../errors/transport-errors.js';
+import type { AnswerInfo } from '../errors/map-response.js';
+import { TimeoutError } from '../errors/transport-errors.js';
 import { abortError } from './abort.js';
+import { connectionFailure } from './transport-failure.js';
 
 /** The most of a body the client reads; anything longer is cut off (the service's answers are small). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-// Node's error codes for a connection that never carried the request: the service cannot have acted.
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ERR_INVALID_URL',
-]);
-
-function causeCodes(error: unknown): string[] {
-  const codes: string[] = [];
-  for (
-    let e = error, depth = 0;
-    e && typeof e === 'object' && depth < 5;
-    e = (e as { cause?: unknown }).cause, depth++
-  ) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-    const inner = (e as { errors?: unknown }).errors;
-    for (const item of Array.isArray(inner) ? inner : []) {
-      const innerCode = (item as { code?: unknown } | null)?.code;
-      if (typeof innerCode === 'string') codes.push(innerCode);
-    }
-  }
-  return codes;
+/** Rejects with `signal.reason` once `signal` aborts; never settles otherwise. */
+function whenAborted(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (!signal) return;
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
-/** The innermost error below ky's wrappers, which carry the Request and so the Authorization header. */
-function rootCause(error: unknown): unknown {
-  let e = error;
-  while (e && typeof e === 'object' && 'request' in e && 'cause' in e) e = (e as { cause: unknown }).cause;
-  return e;
+/** `work`, or the abort of `signal` if that comes first: a fetch or a body that ignores the signal cannot hang us. */
+function raceAbort<T>(work: Promise<T>, aborted: Promise<never>): Promise<T> {
+  return Promise.race([work, aborted]);
 }
 
-async function readCapped(response: Response): Promise<string> {
+async function readCapped(response: Response, aborted: Promise<never>): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await raceAbort(reader.read(), aborted).catch((error: unknown) => {
+      reader.cancel().catch(() => {});
+      throw error;
+    });
     if (done) break;
     chunks.push(value);
     size += value.byteLength;
@@ -82,35 +64,42 @@ export function parseJson(text: string): unknown {
 /** What one attempt needs. */
 export interface AttemptInput {
   readonly ky: KyInstance;
+  /** The fetch to send with: the client's `fetch` option, or the global one. */
+  readonly fetch: typeof globalThis.fetch;
   readonly url: string;
   readonly body: string;
   readonly timeout: number | false;
   readonly signal: AbortSignal | undefined;
   readonly request: RequestSummary;
+  /** Replaces every copy of the API key in a text. */
+  readonly scrub: (text: string) => string;
+  /** Called once, when fetch is called: the request is leaving. */
+  readonly onSent?: (() => void) | undefined;
 }
 
 /**
  * Sends one request and reads the whole answer. Resolves to the answer whatever its status;
- * rejects with `ConnectionError`, `TimeoutError`, or the caller's `AbortError`.
+ * rejects with `ConnectionError`, `TimeoutError`, or the caller's `AbortError`. The timeout and the caller's signal
+ * end the attempt even when a custom fetch, or the body it returns, ignores them.
  */
 export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
   const timeoutSignal = input.timeout === false ? undefined : AbortSignal.timeout(input.timeout);
   const signals = [input.signal, timeoutSignal].filter((s): s is AbortSignal => s !== undefined);
   const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
+  const aborted = whenAborted(signal);
+  aborted.catch(() => {}); // observed below; never an unhandled rejection
   let dispatched = false;
+  const sendingFetch: typeof globalThis.fetch = (resource, init) => {
+    if (!dispatched) input.onSent?.();
+    dispatched = true;
+    return raceAbort(input.fetch(resource, init), aborted);
+  };
   try {
-    const response = await input.ky.post(input.url, {
-      body: input.body,
-      ...(signal ? { signal } : {}),
-      hooks: {
-        beforeRequest: [
-          () => {
-            dispatched = true;
-          },
-        ],
-      },
-    });
-    const bodyText = await readCapped(response);
+    const response = await raceAbort(
+      input.ky.post(input.url, { body: input.body, fetch: sendingFetch, ...(signal ? { signal } : {}) }),
+      aborted,
+    );
+    const bodyText = await readCapped(response, aborted);
     return {
       status: response.status,
       headers: response.headers,
@@ -123,14 +112,6 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
     if (timeoutSignal?.aborted) {
       throw new TimeoutError(input.timeout as number, { mayHaveSucceeded: dispatched, request: input.request });
     }
-    const codes = causeCodes(error);
-    const notSent = !dispatched || codes.some((code) => NOT_SENT_CODES.has(code));
-    const cause = rootCause(error);
-    const detail = cause instanceof Error ? cause.message : excerpt(String(cause));
-    throw new ConnectionError(
-      `Could not reach the service at ${input.request.url}: ${detail}${codes.length ? ` (${codes.join(', ')})` : ''}` +
-        (notSent ? '' : '; the request may have been sent, so the service may have acted on it'),
-      { mayHaveSucceeded: !notSent, request: input.request, cause },
-    );
+    throw connectionFailure(error, { dispatched, request: input.request, scrub: input.scrub });
   }
 }

@@ -16,7 +16,7 @@ export interface ApiErrorInit {
   message: string;
   /** The service's `errors` object (its inner shape is not specified). */
   errors?: Record<string, unknown> | undefined;
-  /** The body as received: the parsed JSON, or an excerpt of a body that was not JSON. */
+  /** The body as received: the parsed JSON, or the text of a body that is not JSON (its first 64 KiB). */
   body?: unknown;
   /** The answer's headers, as a plain object with lower-case names. */
   headers?: Record<string, string>;
@@ -39,7 +39,7 @@ export class ApiError extends ServiceError {
   readonly errorCode: string | undefined;
   /** The service's `errors` object, when given. Its inner shape is not specified by the service. */
   readonly errors: Record<string, unknown> | undefined;
-  /** The body as received: the parsed JSON, or an excerpt of a body that was not JSON. */
+  /** The body as received: the parsed JSON, or the text of a body that is not JSON (its first 64 KiB). */
   readonly body: unknown;
   /** The answer's headers, lower-case names. */
   readonly headers: Record<string, string>;

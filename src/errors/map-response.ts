@@ -33,6 +33,14 @@ export function excerpt(text: string): string {
   return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH)}…` : flat;
 }
 
+/** The most of a body that is not JSON an error keeps in `body`, in characters: enough for any error page. */
+export const MAX_KEPT_BODY_CHARS = 64 * 1024;
+
+/** A body that is not JSON as an error keeps it: the text as received, up to {@link MAX_KEPT_BODY_CHARS}. */
+export function keptBody(text: string): string {
+  return text.length > MAX_KEPT_BODY_CHARS ? text.slice(0, MAX_KEPT_BODY_CHARS) : text;
+}
+
 /** Seconds from a `Retry-After` header: delta-seconds or an HTTP date. `undefined` when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (value === null || value.trim() === '') return undefined;
@@ -73,7 +81,8 @@ function describeStatus(answer: AnswerInfo, errorCode: string | undefined): stri
 
 /**
  * The default mapping from an answer to a typed error: by `error_code` first, then by status.
- * Never throws; a body that is not JSON yields an `ApiError` with the status and a short excerpt.
+ * Never throws; a body that is not JSON yields an `ApiError` with the status and a short excerpt in its message, and
+ * the text itself (up to 64 KiB) in `body`.
  */
 export const mapErrorAnswer: ErrorMapper = (answer) => {
   const envelope = envelopeOf(answer.json);
@@ -82,7 +91,7 @@ export const mapErrorAnswer: ErrorMapper = (answer) => {
     errorCode: envelope.errorCode,
     message: envelope.message?.trim() ? envelope.message : describeStatus(answer, envelope.errorCode),
     errors: envelope.errors,
-    body: answer.json === undefined ? excerpt(answer.bodyText) : answer.json,
+    body: answer.json === undefined ? keptBody(answer.bodyText) : answer.json,
     headers: headersObject(answer.headers),
     request: answer.request,
   };

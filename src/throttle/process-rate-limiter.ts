@@ -20,8 +20,8 @@ interface KeyState {
   slotPending: boolean;
   /** `performance.now()` at the last start granted, or -Infinity. */
   lastStart: number;
-  /** Start times of the requests started and not yet released. */
-  inFlight: Set<number>;
+  /** The requests started and not yet released, each with its start time. */
+  inFlight: Set<{ start: number }>;
   /** The latest time by which an ended request had reached the service, as far as the client can tell. */
   arrivalBound: number;
   /** Woken at each release. */
@@ -94,7 +94,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     if (!waitForAnswer) return earliest;
     // The service counted an ended request by its answer: `interval` after that is enough.
     earliest = Math.max(earliest, state.arrivalBound + interval + 1);
-    for (const start of state.inFlight) earliest = Math.max(earliest, start + answerWaitLimit + interval);
+    for (const { start } of state.inFlight) earliest = Math.max(earliest, start + answerWaitLimit + interval);
     return earliest;
   }
 
@@ -117,17 +117,25 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       freshGate(state);
       return;
     }
-    const start = performance.now();
-    state.lastStart = start;
-    state.inFlight.add(start);
+    const request = { start: performance.now() };
+    state.lastStart = request.start;
+    state.inFlight.add(request);
     let released = false;
-    waiter.resolve(() => {
+    const release = () => {
       if (released) return;
       released = true;
-      state.inFlight.delete(start);
-      state.arrivalBound = Math.max(state.arrivalBound, Math.min(performance.now(), start + answerWaitLimit));
+      state.inFlight.delete(request);
+      state.arrivalBound = Math.max(state.arrivalBound, Math.min(performance.now(), request.start + answerWaitLimit));
       for (const wake of [...state.releaseListeners]) wake();
-    });
+    };
+    // A busy event loop can hold a granted request for a while before fetch is called; measuring from that moment
+    // keeps the next start `interval` after the request really left. A waiting turn re-reads these when it wakes.
+    const sent = () => {
+      if (released) return;
+      request.start = Math.max(request.start, performance.now());
+      state.lastStart = Math.max(state.lastStart, request.start);
+    };
+    waiter.resolve(Object.assign(release, { sent }));
   }
 
   function pump(state: KeyState): void {

@@ -1,5 +1,9 @@
-/** Tells a {@link RateLimiter} that the request it let start has ended (answered, failed or cancelled). */
-export type ReleaseSlot = () => void;
+/**
+ * Tells a {@link RateLimiter} that the request it let start has ended (answered, failed or cancelled).
+ * It may carry `sent`, which the client calls at the moment it hands the request to fetch: a limiter that spaces
+ * requests can then measure from that moment rather than from its grant, which a busy event loop can delay.
+ */
+export type ReleaseSlot = (() => void) & { readonly sent?: (() => void) | undefined };
 
 /**
  * Decides when a request of one API key may start. The client asks it before every attempt, and calls the

@@ -90,6 +90,14 @@ describe('new ServiceClient(options)', () => {
       () => new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, dangerouslyAllowBrowser: true }),
     ).not.toThrow();
   });
+
+  it("refuses to start in a browser's Web Worker too, unless dangerouslyAllowBrowser is set", () => {
+    vi.stubGlobal('importScripts', () => {});
+    expect(() => new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL })).toThrow(/refuses to run in a browser/);
+    expect(
+      () => new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, dangerouslyAllowBrowser: true }),
+    ).not.toThrow();
+  });
 });
 
 describe('client.createEwayBill(docHashId, model)', () => {
@@ -142,7 +150,7 @@ describe('client.createEwayBill(docHashId, model)', () => {
 });
 
 describe('hardening', () => {
-  it('lets a user header replace ours only where allowed, whatever its case', async () => {
+  it("lets a user header replace ours only where allowed, whatever its case; a User-Agent is added after the SDK's", async () => {
     const { fetch, calls } = recordingFetch();
     const client = new ServiceClient({
       apiKey: freshKey('headers'),
@@ -160,7 +168,7 @@ describe('hardening', () => {
     expect(headers?.get('authorization')).toMatch(/^Bearer sk_headers_/);
     expect(headers?.get('content-type')).toBe('application/json');
     expect(headers?.get('accept')).toBe('application/json');
-    expect(headers?.get('user-agent')).toBe('erp/1.0');
+    expect(headers?.get('user-agent')).toMatch(/^invoicing-service-sdk\/\S+ node\/\S+ erp\/1\.0$/);
   });
 
   it.each([1500.5, 2_147_483_647])('accepts the timeout %d (whole milliseconds are used)', async (timeout) => {

@@ -41,6 +41,23 @@ describe('the process rate limiter at its edges', () => {
     expect(t1 - t0).toBeLessThan(1010);
   });
 
+  it('measures from the moment the client says the request left (sent), when a busy event loop delayed it', async () => {
+    const limiter = createProcessRateLimiter({ waitForAnswer: false });
+    let release: Awaited<ReturnType<typeof limiter.acquire>>;
+    const granted = await runOnFakeClock(
+      limiter.acquire('k-sent').then((r) => {
+        release = r;
+        return performance.now();
+      }),
+    );
+    await elapse(300); // the granted request waited 300 ms for the event loop before fetch was called
+    if (typeof release !== 'function') throw new Error('expected a release function');
+    release.sent?.();
+    const next = await runOnFakeClock(grantTime(limiter.acquire('k-sent')));
+    expect(next - granted).toBeGreaterThanOrEqual(1300); // 1000 ms after it left, not after its grant
+    expect(next - granted).toBeLessThan(1400);
+  });
+
   it('is not held up when the wall clock steps back', async () => {
     const limiter = createProcessRateLimiter({ waitForAnswer: false });
     const t0 = await runOnFakeClock(grantTime(limiter.acquire('k-clock')));

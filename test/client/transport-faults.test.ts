@@ -1,0 +1,152 @@
+import { inspect } from 'node:util';
+import { ConnectionError, type RetryEvent, ServiceClient, TimeoutError } from 'invoicing-service-sdk';
+import { describe, expect, it } from 'vitest';
+import { freshKey, validModel } from '../helpers/model.js';
+
+const BASE_URL = 'https://service.test/api/partner';
+
+/** An error shaped like undici's: `TypeError: fetch failed` with the system error as its cause. */
+function systemFailure(code: string, syscall: string): TypeError {
+  const cause = Object.assign(new Error(`${syscall} ${code} 203.0.113.7:443`), { code, syscall, errno: -113 });
+  return new TypeError('fetch failed', { cause });
+}
+
+function clientWith(fetch: typeof globalThis.fetch, extra: Record<string, unknown> = {}) {
+  const retries: RetryEvent[] = [];
+  const key = freshKey('transport');
+  const client = new ServiceClient({
+    apiKey: key,
+    baseUrl: BASE_URL,
+    fetch,
+    maxRetries: 1,
+    hooks: { onRetry: (e) => retries.push(e) },
+    ...extra,
+  });
+  return { client, retries, key };
+}
+
+describe('deciding whether a failed request may have reached the service', () => {
+  it.each(['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT'])(
+    'treats %s on an open connection (read) as possibly sent: typed, and never retried',
+    async (code) => {
+      let calls = 0;
+      const { client, retries } = clientWith(async () => {
+        calls += 1;
+        throw systemFailure(code, 'read');
+      });
+      const error = await client.createEwayBill('doc', validModel()).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(error).toMatchObject({ mayHaveSucceeded: true });
+      expect([calls, retries.length]).toEqual([1, 0]);
+    },
+  );
+
+  it.each(['EHOSTUNREACH', 'ENETUNREACH'])('treats %s while connecting as not sent, and retries it', async (code) => {
+    let calls = 0;
+    const { client, retries } = clientWith(async () => {
+      calls += 1;
+      if (calls === 1) throw systemFailure(code, 'connect');
+      return Response.json({ success: true, message: 'E-way bill generated' });
+    });
+    await expect(client.createEwayBill('doc', validModel())).resolves.toMatchObject({ success: true });
+    expect(calls).toBe(2);
+    expect(retries).toEqual([expect.objectContaining({ reason: 'CONNECTION_ERROR', attempt: 1 })]);
+  });
+});
+
+describe('a custom fetch that ignores the signal cannot make a call hang', () => {
+  const never = () => new Promise<Response>(() => {});
+
+  it('ends with a TimeoutError when fetch never settles', async () => {
+    const { client } = clientWith(never, { timeout: 50 });
+    const error = await client.createEwayBill('doc', validModel()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ mayHaveSucceeded: true });
+  });
+
+  it("ends with the caller's AbortError when fetch never settles", async () => {
+    const controller = new AbortController();
+    const { client } = clientWith(() => {
+      queueMicrotask(() => controller.abort('user left'));
+      return never();
+    });
+    const error = await client.createEwayBill('doc', validModel(), { signal: controller.signal }).catch((e) => e);
+    expect(error).toMatchObject({ name: 'AbortError', cause: 'user left' });
+  });
+
+  it('ends with a TimeoutError when the body stalls after the headers', async () => {
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"success":'));
+      },
+    });
+    const { client } = clientWith(async () => new Response(stalled, { status: 200 }), { timeout: 50 });
+    const error = await client.createEwayBill('doc', validModel()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+  });
+});
+
+describe('the API key in a failure from fetch', () => {
+  it('never reaches the ConnectionError, its cause, or any output, even when the failure carries the request', async () => {
+    let key = '';
+    const { client, key: k } = clientWith(async (resource, init) => {
+      const request = new Request(resource, init);
+      // A fetch wrapper that attaches the request and echoes the header in its message.
+      throw Object.assign(new Error(`proxy refused ${request.headers.get('authorization')}`), { request });
+    });
+    key = k;
+    const error = await client.createEwayBill('doc', validModel()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    const outputs = [
+      String(error),
+      (error as Error).stack ?? '',
+      JSON.stringify(error),
+      inspect(error, { depth: 20, showHidden: true }),
+      inspect((error as Error).cause, { depth: 20, showHidden: true }),
+    ];
+    for (const output of outputs) expect(output).not.toContain(key);
+    expect((error as Error).message).toContain('Bearer [redacted]');
+  });
+});
+
+describe('the options of one call', () => {
+  const { client } = clientWith(async () => Response.json({ success: true, message: 'ok' }));
+
+  it.each([
+    [null, /options must be an object; got null/],
+    ['fast', /options must be an object; got a string/],
+    [{ signal: {} }, /options\.signal must be an AbortSignal; got an object/],
+    [{ retryWhenMaybeSent: 'yes' }, /options\.retryWhenMaybeSent must be a boolean/],
+    [{ timeout: -1 }, /options\.timeout must be a number/],
+    [{ maxRetries: 1.5 }, /options\.maxRetries must be an integer/],
+  ])('rejects %o with a TypeError naming the option', async (options, message) => {
+    const error = await client.createEwayBill('doc', validModel(), options as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('reports an apiKey that is not a string as such, without showing it', () => {
+    expect(() => new ServiceClient({ apiKey: 1234567 as never, baseUrl: BASE_URL })).toThrow(
+      /apiKey must be a string; got a number \(the value is not shown\)/,
+    );
+  });
+});
+
+describe('telling the rate limiter when a request leaves', () => {
+  it("calls the slot's sent() once per attempt, as fetch is called, and release() after the answer", async () => {
+    const order: string[] = [];
+    const { client } = clientWith(
+      async () => {
+        order.push('fetch');
+        return Response.json({ success: true, message: 'ok' });
+      },
+      {
+        rateLimiter: {
+          acquire: async () => Object.assign(() => order.push('release'), { sent: () => order.push('sent') }),
+        },
+      },
+    );
+    await client.createEwayBill('doc', validModel());
+    expect(order).toEqual(['sent', 'fetch', 'release']);
+  });
+});
