@@ -127,6 +127,7 @@ export {
   parseWebhookTimestamp,
   signWebhook,
   signWebhookAsync,
+  UNKNOWN_EVENT_TYPE,
   UNMAPPED_PARTNER_PRODUCT_ID,
   verifyWebhook,
   verifyWebhookSignature,

@@ -1,5 +1,6 @@
 // Express: receive webhook events on POST /webhooks.
-// Run: WEBHOOK_SECRET=... node --experimental-strip-types examples/webhooks/express.ts
+// Run it in this repository after `npm run build` (npx picks the Node 24 of node_modules, which runs .ts files):
+//   WEBHOOK_SECRET=... npx node examples/webhooks/express.ts
 import express from 'express';
 import { createNodeWebhookHandler, type WebhookEvent } from 'invoicing-service-sdk';
 

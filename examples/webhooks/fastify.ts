@@ -1,5 +1,6 @@
 // Fastify: receive webhook events on POST /webhooks.
-// Run: WEBHOOK_SECRET=... node --experimental-strip-types examples/webhooks/fastify.ts
+// Run it in this repository after `npm run build` (npx picks the Node 24 of node_modules, which runs .ts files):
+//   WEBHOOK_SECRET=... npx node examples/webhooks/fastify.ts
 import Fastify from 'fastify';
 import { createNodeWebhookHandler } from 'invoicing-service-sdk';
 
@@ -18,8 +19,8 @@ await app.register(async (webhooks) => {
     createNodeWebhookHandler({
       secret,
       onEvent: async (event) => {
-        if (!event.known)
-          return app.log.info({ type: event.event_type }, 'skipping an event type this SDK does not know');
+        if (event.event_type === 'unknown')
+          return app.log.info({ type: event.received_event_type }, 'skipping an event type this SDK does not know');
         if (event.event_type === 'inventory') {
           app.log.info({ product: event.data.service_product_id, qty: event.data.qty }, `stock ${event.data.movement}`);
         } else {

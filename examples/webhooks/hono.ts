@@ -21,7 +21,8 @@ app.post('/webhooks', (c) => {
   handler ??= createWebhookHandler({
     secret: c.env.WEBHOOK_SECRET,
     // Hand slow work to a queue (Cloudflare Queues, or your job runner) and return.
-    onEvent: (event) => console.log('event', event.event_id, event.event_type),
+    onEvent: (event) =>
+      console.log('event', event.event_id, event.known ? event.event_type : event.received_event_type),
   });
   return handler(c.req.raw);
 });

@@ -4,7 +4,7 @@ import { createWebhookHandler, parseWebhookTimestamp } from 'invoicing-service-s
 const handler = createWebhookHandler({
   secret: process.env.WEBHOOK_SECRET ?? '',
   onEvent: async (event) => {
-    if (event.known && event.event_type === 'document') {
+    if (event.event_type === 'document') {
       const at = parseWebhookTimestamp(event.data.timestamp); // read as IST (UTC+05:30)
       console.log(`document ${event.data.serial_number} (${event.data.document_type}) at ${at.toISOString()}`);
     }

@@ -1,5 +1,6 @@
 // Node's http module, no framework.
-// Run: WEBHOOK_SECRET=... [WEBHOOK_SECRET_PREVIOUS=...] node --experimental-strip-types examples/webhooks/node-http.ts
+// Run it in this repository after `npm run build` (npx picks the Node 24 of node_modules, which runs .ts files):
+//   WEBHOOK_SECRET=... [WEBHOOK_SECRET_PREVIOUS=...] npx node examples/webhooks/node-http.ts
 import { createServer } from 'node:http';
 import { checkWebhookUrl, createNodeWebhookHandler } from 'invoicing-service-sdk';
 
@@ -14,6 +15,7 @@ for (const reason of checkWebhookUrl('https://127.1/hooks').reasons) console.log
 createServer(
   createNodeWebhookHandler({
     secret: previous ? [secret, previous] : secret,
-    onEvent: (event) => console.log('event', event.event_id, event.event_type),
+    onEvent: (event) =>
+      console.log('event', event.event_id, event.known ? event.event_type : event.received_event_type),
   }),
 ).listen(3000);

@@ -1,6 +1,9 @@
 import * as z from 'zod';
 
-/** The event types the spec defines (spec, Events). Any other `event_type` arrives as an {@link UnknownEvent}. */
+/**
+ * The event types the spec defines (spec, Events). Any other `event_type` arrives as an {@link UnknownEvent}, whose
+ * `event_type` is {@link UNKNOWN_EVENT_TYPE} and whose `received_event_type` holds the name that came.
+ */
 export const WEBHOOK_EVENT_TYPES = ['document', 'inventory'] as const;
 
 /** A known event type. */
@@ -53,7 +56,7 @@ export const WebhookEnvelopeSchema = z.object({
   data: z.unknown(),
 });
 
-/** A `document` event. Narrow with `event.known` first, then on `event.event_type`. */
+/** A `document` event: `event.event_type === 'document'` narrows a {@link WebhookEvent} to it. */
 export interface DocumentEvent {
   readonly known: true;
   readonly event_id: string;
@@ -61,7 +64,7 @@ export interface DocumentEvent {
   readonly data: DocumentEventData;
 }
 
-/** An `inventory` event. Narrow with `event.known` first, then on `event.event_type`. */
+/** An `inventory` event: `event.event_type === 'inventory'` narrows a {@link WebhookEvent} to it. */
 export interface InventoryEvent {
   readonly known: true;
   readonly event_id: string;
@@ -70,13 +73,27 @@ export interface InventoryEvent {
 }
 
 /**
+ * The `event_type` of every {@link UnknownEvent}. The envelope's own name goes to `received_event_type`, because a
+ * member typed `event_type: string` would stop `event_type === 'document'` from narrowing the union.
+ */
+export const UNKNOWN_EVENT_TYPE = 'unknown';
+
+/**
  * An event whose `event_type` this SDK version does not know. It still passed the signature check
  * and has an `event_id`; `data` is the JSON value as received. A new event type never breaks a receiver.
+ *
+ * @example
+ * // The service sent {"event_id":"e-9","event_type":"payment","data":{...}}:
+ * event.event_type;          // 'unknown'
+ * event.received_event_type; // 'payment'
  */
 export interface UnknownEvent {
   readonly known: false;
   readonly event_id: string;
-  readonly event_type: string;
+  /** Always {@link UNKNOWN_EVENT_TYPE}, so that checking `event_type` narrows a {@link WebhookEvent}. */
+  readonly event_type: typeof UNKNOWN_EVENT_TYPE;
+  /** The `event_type` exactly as the envelope gave it, for example `'payment'`. */
+  readonly received_event_type: string;
   readonly data: unknown;
 }
 
@@ -84,14 +101,14 @@ export interface UnknownEvent {
 export type KnownWebhookEvent = DocumentEvent | InventoryEvent;
 
 /**
- * A verified webhook event. `known` tells an {@link UnknownEvent} apart; after that check, `event_type`
- * narrows `data`.
+ * A verified webhook event. `event_type` narrows it, and so `data`: `'document'`, `'inventory'`, or `'unknown'` for
+ * an {@link UnknownEvent}. `known` is `false` exactly for the unknown ones and narrows the same way.
  *
  * @example
- * if (!event.known) return console.info('skipping event type', event.event_type);
  * switch (event.event_type) {
  *   case 'document': return saveDocument(event.data.hash_id);
  *   case 'inventory': return moveStock(event.data.service_product_id, event.data.qty, event.data.movement);
+ *   case 'unknown': return console.info('skipping event type', event.received_event_type);
  * }
  */
 export type WebhookEvent = KnownWebhookEvent | UnknownEvent;

@@ -19,6 +19,7 @@ export {
   DocumentEventDataSchema,
   INVENTORY_MOVEMENTS,
   InventoryEventDataSchema,
+  UNKNOWN_EVENT_TYPE,
   UNMAPPED_PARTNER_PRODUCT_ID,
   WEBHOOK_EVENT_TYPES,
   WebhookEnvelopeSchema,

@@ -4,6 +4,7 @@ import { WebhookPayloadError } from './errors.js';
 import {
   DocumentEventDataSchema,
   InventoryEventDataSchema,
+  UNKNOWN_EVENT_TYPE,
   WebhookEnvelopeSchema,
   type WebhookEvent,
 } from './events.js';
@@ -64,5 +65,5 @@ export function parseWebhookEvent(body: string | Uint8Array): WebhookEvent {
     if (!parsed.success) throw new WebhookPayloadError(issuesOf(parsed.error, ['data']));
     return { known: true, event_id, event_type, data: parsed.data };
   }
-  return { known: false, event_id, event_type, data };
+  return { known: false, event_id, event_type: UNKNOWN_EVENT_TYPE, received_event_type: event_type, data };
 }

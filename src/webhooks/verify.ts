@@ -23,14 +23,15 @@ export interface VerifyWebhookOptions {
  * @param signature - The `X-Signature` header value (hex, either case; surrounding whitespace ignored).
  * @param secret - The webhook secret, or an array of secrets while it is rotated: a signature made with any of them
  *   is accepted.
- * @returns The event; `event.known` is false for an event type this SDK does not know.
+ * @returns The event; for an event type this SDK does not know, `event_type` is `'unknown'` and `received_event_type`
+ *   holds the name that came.
  * @throws {WebhookVerificationError} The signature is missing, malformed or matches none of the secrets (answer 401).
  * @throws {WebhookPayloadError} The signature is good but the body is not a valid envelope (answer 400).
  * @throws {TypeError} `rawBody` is not a raw body (for example `req.body` after `express.json()`), or the secret is
  *   empty (an empty string, an empty array or an empty string in the array).
  * @example
  * const event = await verifyWebhook(await request.text(), request.headers.get('x-signature'), secret);
- * if (event.known && event.event_type === 'document') console.log(event.data.hash_id);
+ * if (event.event_type === 'document') console.log(event.data.hash_id);
  * // While the secret is rotated, both the new and the old secret are accepted:
  * await verifyWebhook(rawBody, signature, [newSecret, oldSecret]);
  */

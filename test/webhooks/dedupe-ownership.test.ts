@@ -137,4 +137,27 @@ describe('claims owned by the delivery that made them', () => {
     expect(tokens[3]).toBe(tokens[2]);
     expect(tokens[2]).not.toBe(tokens[0]);
   });
+
+  it('accepts a store whose methods ignore the token, and still drops a redelivery as a duplicate', async () => {
+    const records = new Map<string, DedupeClaim>();
+    const tokenless: WebhookDedupeStore = {
+      async claim(id) {
+        const found = records.get(id);
+        if (found) return found;
+        records.set(id, 'processing');
+        return 'claimed';
+      },
+      async commit(id) {
+        records.set(id, 'processed');
+      },
+      async release(id) {
+        records.delete(id);
+      },
+    };
+    let calls = 0;
+    const handler = createWebhookHandler({ secret: SECRET, dedupe: tokenless, onEvent: () => void calls++ });
+    expect(await (await handler(deliveryRequest(DOCUMENT_EVENT))).json()).toEqual({ ok: true });
+    expect(await (await handler(deliveryRequest(DOCUMENT_EVENT))).json()).toEqual({ ok: true, duplicate: true });
+    expect(calls).toBe(1);
+  });
 });

@@ -35,6 +35,36 @@ describe('WebhookEvent types', () => {
     }
   });
 
+  it('narrows data on event_type alone, without checking known', () => {
+    if (event.event_type === 'document') {
+      expectTypeOf(event).toEqualTypeOf<DocumentEvent>();
+      expectTypeOf(event.data.hash_id).toBeString();
+    }
+    switch (event.event_type) {
+      case 'inventory':
+        expectTypeOf(event).toEqualTypeOf<InventoryEvent>();
+        expectTypeOf(event.data.movement).toEqualTypeOf<'in' | 'out'>();
+        break;
+      case 'unknown':
+        expectTypeOf(event).toEqualTypeOf<UnknownEvent>();
+        expectTypeOf(event.received_event_type).toBeString();
+        break;
+    }
+  });
+
+  it('narrows to the unknown event on event_type === unknown and keeps its received type a string', () => {
+    if (event.event_type !== 'document' && event.event_type !== 'inventory') {
+      expectTypeOf(event).toEqualTypeOf<UnknownEvent>();
+      expectTypeOf(event.known).toEqualTypeOf<false>();
+      expectTypeOf(event.data).toBeUnknown();
+    }
+  });
+
+  it('refuses to compare event_type with an event type name the SDK does not know', () => {
+    // @ts-expect-error a new type's name is in received_event_type; event_type is 'unknown' for it
+    void (event.event_type === 'payment');
+  });
+
   it('keeps timestamps as strings', () => {
     expectTypeOf<DocumentEventData['timestamp']>().toBeString();
     expectTypeOf<InventoryEventData['timestamp']>().toBeString();

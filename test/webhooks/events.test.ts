@@ -30,7 +30,13 @@ describe('webhook event parsing', () => {
   it('returns an event of an unknown type as an unknown event with its data untouched', () => {
     const future = { event_id: 'a1', event_type: 'payment', data: { amount: 10, nested: [1, { x: null }] } };
     const event = parseWebhookEvent(JSON.stringify(future));
-    expect(event).toEqual({ known: false, ...future });
+    expect(event).toEqual({
+      known: false,
+      event_id: 'a1',
+      event_type: 'unknown',
+      received_event_type: 'payment',
+      data: future.data,
+    });
   });
 
   it('accepts an event_id that is not shaped like a UUID', () => {
@@ -87,15 +93,13 @@ describe('webhook event parsing', () => {
 });
 
 describe('narrowing a verified event', () => {
-  it('lets a receiver switch on event_type after checking known', async () => {
+  const payloads = [DOCUMENT_EVENT, INVENTORY_EVENT, { event_id: 'z', event_type: 'new', data: null }];
+
+  it('lets a receiver switch on event_type alone, unknown types included', async () => {
     const seen: string[] = [];
-    for (const payload of [DOCUMENT_EVENT, INVENTORY_EVENT, { event_id: 'z', event_type: 'new', data: null }]) {
+    for (const payload of payloads) {
       const { body, signature } = signed(payload);
       const event: WebhookEvent = await verifyWebhook(body, signature, SECRET);
-      if (!event.known) {
-        seen.push(`unknown:${event.event_type}`);
-        continue;
-      }
       switch (event.event_type) {
         case 'document':
           seen.push(`document:${event.data.hash_id}`);
@@ -103,8 +107,30 @@ describe('narrowing a verified event', () => {
         case 'inventory':
           seen.push(`inventory:${event.data.movement}:${event.data.qty}`);
           break;
+        case 'unknown':
+          seen.push(`unknown:${event.received_event_type}`);
+          break;
       }
     }
     expect(seen).toEqual(['document:doc_7Hk2Lm9Q', 'inventory:out:12.5', 'unknown:new']);
+  });
+
+  it('still lets a receiver check known first, as in 0.1.0', async () => {
+    const seen: string[] = [];
+    for (const payload of payloads) {
+      const { body, signature } = signed(payload);
+      const event: WebhookEvent = await verifyWebhook(body, signature, SECRET);
+      if (!event.known) {
+        seen.push(`unknown:${event.received_event_type}`);
+        continue;
+      }
+      seen.push(event.event_type === 'document' ? `document:${event.data.hash_id}` : `inventory:${event.data.qty}`);
+    }
+    expect(seen).toEqual(['document:doc_7Hk2Lm9Q', 'inventory:12.5', 'unknown:new']);
+  });
+
+  it("gives an envelope whose event_type is literally 'unknown' the same unknown shape", () => {
+    const event = parseWebhookEvent(JSON.stringify({ event_id: 'u', event_type: 'unknown', data: { a: 1 } }));
+    expect(event).toMatchObject({ known: false, event_type: 'unknown', received_event_type: 'unknown' });
   });
 });

@@ -56,7 +56,7 @@ describe('createWebhookHandler', () => {
     await handler(deliveryRequest({ event_id: 'f-1', event_type: 'payment', data: { x: 1 } }));
     expect(events).toEqual([
       { known: true, ...INVENTORY_EVENT },
-      { known: false, event_id: 'f-1', event_type: 'payment', data: { x: 1 } },
+      { known: false, event_id: 'f-1', event_type: 'unknown', received_event_type: 'payment', data: { x: 1 } },
     ]);
   });
 
