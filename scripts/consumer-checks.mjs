@@ -3,6 +3,13 @@
 /* LOAD */
 const http = await import('node:http');
 const util = await import('node:util');
+const { createRequire } = await import('node:module');
+const format = typeof require === 'function' ? 'require' : 'import';
+// The same entry points from the other build (CJS when this is ESM, and the reverse), for the cross-build checks.
+const requireHere = createRequire(process.argv[1]);
+const other = format === 'import' ? requireHere('invoicing-service-sdk') : await import('invoicing-service-sdk');
+const testing =
+  format === 'import' ? await import('invoicing-service-sdk/testing') : require('invoicing-service-sdk/testing');
 const assert = (condition, message) => {
   if (!condition) throw new Error(`consumer check failed: ${message}`);
 };
@@ -70,6 +77,24 @@ try {
     'errors do not print the key',
   );
 
+  // An error thrown by this build is recognised by the classes of the other build, and only by the right ones.
+  assert(other !== sdk && other.PortalError !== sdk.PortalError, 'the other build is a separate copy');
+  assert(
+    portal instanceof other.PortalError && portal instanceof other.ApiError && portal instanceof other.ServiceError,
+    `an error of the ${format} build is instanceof the other build's classes`,
+  );
+  assert(
+    !(portal instanceof other.ServerError) && !(portal instanceof other.ValidationError),
+    "an error of this build is not instanceof the other build's unrelated classes",
+  );
+  const foreign = new other.RateLimitError({ status: 429, message: 'slow down', retryAfter: 1 });
+  assert(
+    foreign instanceof sdk.RateLimitError &&
+      foreign instanceof sdk.ServiceError &&
+      !(foreign instanceof sdk.ServerError),
+    `an error of the other build is instanceof the ${format} build's classes`,
+  );
+
   const invalid = await client.createEwayBill('doc-1', { ...model, transport_mode: 'road' }).catch((error) => error);
   assert(
     invalid instanceof sdk.ValidationError && invalid.issues[0].field === 'transport_mode',
@@ -78,6 +103,19 @@ try {
 } finally {
   server.close();
 }
+
+// The testing subpath of the same build: its mock service answers this build's client.
+assert(typeof testing.createMockService === 'function', 'the testing subpath exports createMockService');
+const service = testing.createMockService({ rateLimit: false });
+const mocked = new sdk.ServiceClient({ apiKey: service.apiKey, baseUrl: service.baseUrl, fetch: service.fetch });
+const generated = await mocked.createEwayBill(service.addDocument(), testing.buildEwayBillModel());
+assert(generated.success === true, 'the client generates an e-way bill against the testing kit');
+const refused = await mocked.createEwayBill('no-such-document', testing.buildEwayBillModel()).catch((error) => error);
+assert(
+  refused instanceof sdk.InvalidHashIdError && refused instanceof other.ApiError,
+  "the testing kit's refusal is a typed error",
+);
+
 console.log(
-  `ok: ${typeof require === 'function' ? 'require' : 'import'} works (ServiceClient, errors, validation, no key in output, the testing subpath)`,
+  `ok: ${format} works (ServiceClient, errors, validation, no key in output, instanceof across the ESM and CJS builds, the testing subpath)`,
 );

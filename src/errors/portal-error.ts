@@ -9,7 +9,9 @@ const ALREADY_GENERATED = 604;
 /** The portal's numeric code in an `error_code` of the form `PORTAL_ERROR_{n}`, or `undefined`. */
 export function parsePortalCode(errorCode: string | undefined): number | undefined {
   const match = errorCode === undefined ? null : PORTAL_ERROR_PATTERN.exec(errorCode);
-  return match ? Number(match[1]) : undefined;
+  const code = match ? Number(match[1]) : undefined;
+  // A code beyond 2^53 cannot be held exactly: the answer stays an ApiError with its error_code as received.
+  return code !== undefined && Number.isSafeInteger(code) ? code : undefined;
 }
 
 const flat = (text: string): string => text.replace(/[\s_]+/g, '').toLowerCase();

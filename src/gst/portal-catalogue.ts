@@ -14,24 +14,42 @@ export interface PortalErrorDescription {
 
 const CODE_FORMS = /^(?:PORTAL_ERROR_)?(\d+)$/;
 
+/** The code as a safe non-negative integer, or `undefined` when `value` is not a portal code. */
+function codeOf(value: unknown): number | undefined {
+  const match = typeof value === 'string' ? CODE_FORMS.exec(value.trim()) : null;
+  const number = typeof value === 'number' ? value : match ? Number(match[1]) : Number.NaN;
+  return Number.isSafeInteger(number) && number >= 0 ? number : undefined;
+}
+
+// Never JSON.stringify here: it throws on a BigInt and on cycles, and an error path must not throw another error.
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
+  if (typeof value === 'bigint') return `${String(value)}n`;
+  if (typeof value === 'function') return 'a function';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' && value !== null) return 'an object';
+  return String(value);
+}
+
 /**
  * Looks a portal error code up in the NIC e-way bill portal's published list (383 codes).
  * An unknown code is not an error: its description is `undefined` and its category `'other'`.
  *
  * @param code The portal's code as a number (`238`), a string (`'238'`), or the service's `error_code`
- *   (`'PORTAL_ERROR_238'`).
- * @throws {TypeError} when `code` is none of these forms (any number is accepted; one not in the list is unknown).
+ *   (`'PORTAL_ERROR_238'`); a number must be a safe non-negative integer.
+ * @throws {TypeError} when `code` is none of these forms (for example `1.5`, `-5`, `Infinity`, `NaN` or a BigInt);
+ *   any non-negative integer is accepted, and one not in the list is unknown.
  * @example
  * describePortalError('PORTAL_ERROR_604');
  * // { code: 604, description: 'E-way bill(s) are already generated for the same document number, …',
  * //   category: 'state', retryable: false }
  */
 export function describePortalError(code: number | string): PortalErrorDescription {
-  const match = typeof code === 'string' ? CODE_FORMS.exec(code.trim()) : null;
-  const number = typeof code === 'number' ? code : match ? Number(match[1]) : Number.NaN;
-  if (typeof code === 'number' ? Number.isNaN(number) : match === null) {
+  const number = codeOf(code);
+  if (number === undefined) {
     throw new TypeError(
-      `describePortalError expects a portal code such as 238, '238' or 'PORTAL_ERROR_238'; got ${JSON.stringify(code)}`,
+      "describePortalError expects a portal code such as 238, '238' or 'PORTAL_ERROR_238' " +
+        `(a safe non-negative integer); got ${shown(code)}`,
     );
   }
   const entry = Object.hasOwn(PORTAL_ERROR_CODES, number) ? PORTAL_ERROR_CODES[number] : undefined;

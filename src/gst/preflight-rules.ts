@@ -1,6 +1,6 @@
 import type { EwayBillAddress, EwayBillModel } from '../model/schemas.js';
 import { checkTransporterId } from './transporter-id.js';
-import { isValidVehicleNumber } from './vehicle-number.js';
+import { isValidVehicleNumber, normalizeVehicleNumber } from './vehicle-number.js';
 
 /** The ids of the preflight rules, stable across versions: filter or silence findings by them. */
 export const PREFLIGHT_RULES = [
@@ -75,10 +75,18 @@ export const RULES: readonly ((model: LooseModel, report: Report) => void)[] = [
   },
   (model, report) => {
     if (model.transport_mode !== 'Road' || !given(model.vehicle_number)) return;
-    if (isValidVehicleNumber(model.vehicle_number)) return;
-    const message =
-      `${quoted(model.vehicle_number)} is not in a format the portal accepts, such as MH12AB1234, KA01A1234 or ` +
-      'DL01C1234 (a one-digit district takes a leading 0), or TM… for a temporary number';
-    report('vehicle-number', ['vehicle_number'], message);
+    const canonical = normalizeVehicleNumber(model.vehicle_number);
+    if (!isValidVehicleNumber(canonical)) {
+      const message =
+        `${quoted(model.vehicle_number)} is not in a format the portal accepts, such as MH12AB1234, KA01A1234 or ` +
+        'DL01C1234 (a one-digit district takes a leading 0), or TM… for a temporary number';
+      report('vehicle-number', ['vehicle_number'], message);
+    } else if (canonical !== model.vehicle_number) {
+      // The value is sent as written; the portal's format errors (codes 225 and 355) are the risk of anything else.
+      const message =
+        `${quoted(model.vehicle_number)} is sent as written, and the portal expects vehicle numbers in upper case ` +
+        `without spaces, hyphens, dots or slashes: write it as ${canonical}`;
+      report('vehicle-number', ['vehicle_number'], message);
+    }
   },
 ];

@@ -33,7 +33,8 @@ export interface PreflightFinding {
  * - `transporter-doc-number`: transport other than `'Road'` needs `transporter_doc_number`;
  * - `indian-pincode`: an address in India has a PIN code of 6 digits not starting with 0;
  * - `transporter-id`: a `transporter_id`, when given, is a GSTIN or a TRANSIN;
- * - `vehicle-number`: for `'Road'`, a `vehicle_number`, when given, is in a format the portal accepts.
+ * - `vehicle-number`: for `'Road'`, a `vehicle_number`, when given, is in a format the portal accepts and written as
+ *   the portal expects it (upper case, no spaces or hyphens: the message gives that spelling, e.g. `MH12AB1234`).
  *
  * Pure and synchronous; it never throws and never sends anything.
  * @returns The findings, in the order above; empty when none of the rules is broken.

@@ -24,6 +24,10 @@ export function normalizeVehicleNumber(value: string): string {
  *   (a one-digit district, as in Delhi's `DL1C…`, is written with a 0: `DL01C…`);
  * - defence `DF…`; temporary `TM…` or `TR…`; Bhutan `BP…` and Nepal `NP…` vehicles (7 to 15 characters);
  * - Bharat series: `22BH1234AB`.
+ *
+ * The SDK sends `vehicle_number` as written, and the portal refuses lower case and separators: send
+ * `normalizeVehicleNumber(value)`, not `value`. Preflight (rule `vehicle-number`) reports a value that is not
+ * written so.
  * @example isValidVehicleNumber('KA01A1234'); // true
  */
 export function isValidVehicleNumber(value: string): boolean {

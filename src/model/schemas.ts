@@ -84,7 +84,8 @@ const requiresShipToGstin = (type: TransactionType | undefined): boolean =>
  */
 export const EwayBillModelSchema: z.ZodType<EwayBillModel> = EwayBillModelObjectSchema.superRefine(
   (model, ctx) => {
-    if (requiresShipToGstin(model.transaction_type) && !model.ship_to_gstin) {
+    // Only when absent: a value that is given but wrong (an empty string, null) already has its own issue.
+    if (requiresShipToGstin(model.transaction_type) && model.ship_to_gstin === undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['ship_to_gstin'],

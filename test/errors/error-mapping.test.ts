@@ -92,6 +92,16 @@ describe('error answers map to typed errors', () => {
     expect((dated as RateLimitError).retryAfter).toBeLessThanOrEqual(91);
   });
 
+  it('keeps a portal code too large to hold exactly as an ApiError with the error_code as received', async () => {
+    const errorCode = 'PORTAL_ERROR_99999999999999999999';
+    const error = await failureOf(
+      Response.json({ success: false, error_code: errorCode, message: 'odd', errors: {} }, { status: 400 }),
+    );
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).not.toBeInstanceOf(PortalError);
+    expect(error).toMatchObject({ errorCode, status: 400 });
+  });
+
   it('turns an HTML page from a proxy into an ApiError with the status, a short excerpt and the raw body, never a SyntaxError', async () => {
     const html = `<html><head><title>502 Bad Gateway</title></head><body>${'x'.repeat(5000)}</body></html>`;
     const error = await failureOf(new Response(html, { status: 502, headers: { 'content-type': 'text/html' } }));

@@ -38,6 +38,41 @@ describe('describePortalError', () => {
       expect(() => describePortalError(bad), String(bad)).toThrow(TypeError);
     }
   });
+
+  it.each([
+    [Number.POSITIVE_INFINITY, 'Infinity'],
+    [1.5, '1.5'],
+    [-5, '-5'],
+    [2 ** 53, '9007199254740992'],
+    ['99999999999999999999', "'99999999999999999999'"],
+  ])('refuses %s, which is not a safe non-negative integer, naming it', (bad, shown) => {
+    expect(() => describePortalError(bad)).toThrow(new RegExp(`non-negative integer.*; got ${shown}$`));
+  });
+
+  it.each([
+    [238n, '238n'],
+    [null, 'null'],
+    [undefined, 'undefined'],
+    [{ toString: () => '238' }, 'an object'],
+    [Object.create(null), 'an object'],
+    [Symbol('x'), 'Symbol(x)'],
+  ])('describes the bad input %s in a TypeError without failing on it', (bad, shown) => {
+    const error = (() => {
+      try {
+        describePortalError(bad as unknown as number);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as TypeError).message).toMatch(/^describePortalError expects a portal code/);
+    expect((error as TypeError).message.endsWith(`; got ${shown}`)).toBe(true);
+  });
+
+  it('accepts 0 and the largest safe integer as codes (unknown ones)', () => {
+    expect(describePortalError(0)).toMatchObject({ code: 0, category: 'other' });
+    expect(describePortalError(Number.MAX_SAFE_INTEGER).code).toBe(Number.MAX_SAFE_INTEGER);
+  });
 });
 
 describe('the portal error catalogue', () => {

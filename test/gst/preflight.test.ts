@@ -1,7 +1,8 @@
-import { type EwayBillModel, ValidationError } from 'invoicing-service-sdk';
+import { type EwayBillModel, type PreflightFinding, ServiceClient, ValidationError } from 'invoicing-service-sdk';
 import { describe, expect, it } from 'vitest';
 import { PREFLIGHT_MODES, PREFLIGHT_RULES, preflightError, preflightEwayBill } from '../../src/gst/index.js';
-import { validModel } from '../helpers/model.js';
+import { recordingFetch } from '../helpers/fake-fetch.js';
+import { freshKey, validModel } from '../helpers/model.js';
 
 const rulesOf = (model: EwayBillModel) => preflightEwayBill(model).map((finding) => `${finding.rule} ${finding.field}`);
 const exportModel = (to: Partial<EwayBillModel['dispatch_to']> = {}) =>
@@ -76,10 +77,40 @@ describe('preflightEwayBill', () => {
   it('requires a Road vehicle number in a format the portal accepts, and ignores it for other modes', () => {
     expect(rulesOf(validModel({ vehicle_number: 'DL1C1234' }))).toEqual(['vehicle-number vehicle_number']);
     expect(preflightEwayBill(validModel({ vehicle_number: 'DL1C1234' }))[0]?.message).toContain('DL01C1234');
-    expect(rulesOf(validModel({ vehicle_number: 'mh 12 ab 1234' }))).toEqual([]);
+    expect(rulesOf(validModel({ vehicle_number: 'MH12AB1234' }))).toEqual([]);
     expect(
       rulesOf(validModel({ transport_mode: 'Rail', transporter_doc_number: 'RR-1', vehicle_number: 'X' })),
     ).toEqual([]);
+  });
+
+  it.each([
+    ['mh-12 ab 1234', 'MH12AB1234'],
+    ['mh12ab1234', 'MH12AB1234'],
+    [' KA01A1234', 'KA01A1234'],
+    ['22 BH 1234 AB', '22BH1234AB'],
+    ['DL.01/C.1234', 'DL01C1234'],
+  ])('reports %j, which is sent as written, with its canonical spelling %s', (written, canonical) => {
+    const findings = preflightEwayBill(validModel({ vehicle_number: written }));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ rule: 'vehicle-number', field: 'vehicle_number' });
+    expect(findings[0]?.message).toContain(`write it as ${canonical}`);
+    expect(findings[0]?.message).toContain(`'${written}'`);
+  });
+
+  it('does not change the vehicle number the client sends, and blocks it in strict mode', async () => {
+    const { fetch, calls } = recordingFetch();
+    const warned: PreflightFinding[] = [];
+    const options = { baseUrl: 'https://s.test/api', fetch, rateLimiter: { acquire: async () => {} } };
+    const warn = new ServiceClient({ ...options, apiKey: freshKey(), onWarning: (f) => void warned.push(f) });
+    await warn.createEwayBill('doc', validModel({ vehicle_number: 'mh-12 ab 1234' }));
+    expect(JSON.parse(calls[0]?.body ?? '{}').vehicle_number).toBe('mh-12 ab 1234');
+    expect(warned.map((finding) => finding.rule)).toEqual(['vehicle-number']);
+
+    const strict = new ServiceClient({ ...options, apiKey: freshKey(), preflight: 'strict' });
+    const error = await strict.createEwayBill('doc', validModel({ vehicle_number: 'mh12ab1234' })).catch((e) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).message).toContain('write it as MH12AB1234');
+    expect(calls).toHaveLength(1);
   });
 
   it('reports findings in the order of PREFLIGHT_RULES, and never throws on a malformed model', () => {

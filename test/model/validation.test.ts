@@ -112,6 +112,20 @@ describe('local validation before any request', () => {
     },
   );
 
+  it.each([
+    ['an empty string', '', /not an empty string/],
+    ['null', null, /Required when transaction_type is|expected string/i],
+    ['zero', 0, /expected string/i],
+  ])("reports ship_to_gstin given as %s for 'Bill To - Ship To' once", async (_label, value, message) => {
+    const error = await validationErrorOf({
+      ...validModel(),
+      transaction_type: 'Bill To - Ship To',
+      ship_to_gstin: value,
+    });
+    expect(fields(error)).toEqual(['ship_to_gstin']);
+    expect(error.issues[0]?.message).toMatch(message);
+  });
+
   it('lists a missing ship_to_gstin together with problems in other fields', async () => {
     const error = await validationErrorOf({
       ...validModel(),
