@@ -47,6 +47,9 @@ export class ServiceClient {
   readonly #apiKey: string;
   readonly #options: ResolvedOptions;
   readonly #ky: KyInstance;
+  /** The client's `fetch` option, or the global fetch looked up at each call (so msw and other patches apply). */
+  readonly #fetch: typeof globalThis.fetch;
+  readonly #redactKey = (text: string): string => text.replaceAll(this.#apiKey, '[redacted]');
   readonly #limiter: RateLimiter;
   readonly #mapError: ErrorMapper = mapErrorAnswer;
   readonly #retryPolicy: RetryPolicy = defaultRetryPolicy;
@@ -68,6 +71,7 @@ export class ServiceClient {
     headers.set('Content-Type', 'application/json');
     headers.set('Accept', 'application/json');
     this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, headers });
+    this.#fetch = resolved.fetch ?? ((resource, init) => globalThis.fetch(resource, init));
   }
 
   /** The base URL requests go to, without a trailing slash. */
@@ -184,13 +188,13 @@ export class ServiceClient {
         const answer = this.#scrub(
           await sendAttempt({
             ky: this.#ky,
-            fetch: this.#options.fetch ?? ((resource, init) => globalThis.fetch(resource, init)),
+            fetch: this.#fetch,
             url,
             body,
             timeout,
             signal,
             request,
-            scrub: (text) => this.#redact(text),
+            scrub: this.#redactKey,
             onSent: release?.sent,
           }).finally(() => release?.()),
         );
@@ -234,11 +238,6 @@ export class ServiceClient {
     }
   }
 
-  /** `text` with every copy of the API key replaced. */
-  #redact(text: string): string {
-    return text.replaceAll(this.#apiKey, '[redacted]');
-  }
-
   /**
    * The answer with every copy of the API key replaced: a proxy or an echo page that reflects the request's headers
    * must not carry the key into an error's message, body or headers.
@@ -247,9 +246,9 @@ export class ServiceClient {
     const key = this.#apiKey;
     const reflectedInHeaders = [...answer.headers.values()].some((value) => value.includes(key));
     if (!answer.bodyText.includes(key) && !reflectedInHeaders) return answer;
-    const bodyText = this.#redact(answer.bodyText);
+    const bodyText = this.#redactKey(answer.bodyText);
     const headers = new Headers();
-    for (const [name, value] of answer.headers) headers.append(name, this.#redact(value));
+    for (const [name, value] of answer.headers) headers.append(name, this.#redactKey(value));
     return { ...answer, bodyText, headers, json: parseJson(bodyText) };
   }
 
