@@ -5,22 +5,8 @@ import {
   type DedupeClaim,
   type WebhookDedupeStore,
 } from '../../src/webhooks/index.js';
+import { manualClock as clock, deferred } from '../helpers/deferred.js';
 import { DOCUMENT_EVENT, deliveryRequest, SECRET, withId } from './fixtures.js';
-
-function clock(start = 1_000_000) {
-  let time = start;
-  return { now: () => time, advance: (ms: number) => (time += ms) };
-}
-
-function deferred() {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 /** An `onEvent` whose first `blocking` calls wait until the test settles them; later calls resolve at once. */
 function controlledOnEvent(blocking: number) {

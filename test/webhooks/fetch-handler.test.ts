@@ -6,6 +6,7 @@ import {
   type WebhookEvent,
   type WebhookHandlerOptions,
 } from '../../src/webhooks/index.js';
+import { deferred } from '../helpers/deferred.js';
 import { DOCUMENT_EVENT, deliveryRequest, INVENTORY_EVENT, SECRET, signed, withId } from './fixtures.js';
 
 function setup(overrides: Partial<WebhookHandlerOptions> = {}) {
@@ -20,16 +21,6 @@ function setup(overrides: Partial<WebhookHandlerOptions> = {}) {
     ...overrides,
   });
   return { handler, events, errors };
-}
-
-function deferred() {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
 }
 
 afterEach(() => vi.restoreAllMocks());

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryDedupeStore } from '../../src/webhooks/index.js';
-
-function clock(start = 1_000_000) {
-  let time = start;
-  return { now: () => time, advance: (ms: number) => (time += ms) };
-}
+import { manualClock as clock } from '../helpers/deferred.js';
 
 describe('the in-memory dedupe store', () => {
   it('claims an id once, then reports it as processing, then as processed after commit', async () => {
