@@ -111,12 +111,8 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     // Everyone left while this turn was being waited for; a fresh gate already serves whoever came since.
     if (gate.aborted) return;
     const waiter = state.waiters.shift();
-    if (!waiter) {
-      // Everyone left while the slot was pending. p-throttle counted the slot anyway; a fresh gate keeps the next
-      // caller from paying for it (the checks above still hold the bound).
-      freshGate(state);
-      return;
-    }
+    // Cannot be empty here: the last waiter to leave aborts the gate (see `acquire`), which ends this turn above.
+    if (!waiter) return;
     const request = { start: performance.now() };
     state.lastStart = request.start;
     state.inFlight.add(request);
