@@ -12,6 +12,7 @@ export {
   ForbiddenError,
   InvalidHashIdError,
   RateLimitError,
+  RedirectError,
   ServerError,
   UnauthorizedError,
 } from './errors/api-error.js';

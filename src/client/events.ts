@@ -1,3 +1,5 @@
+import { callUserCallback } from '../internal/callback.js';
+
 /** Any console-like logger: `console`, pino, winston... Only `debug` and `warn` are used. */
 export interface Logger {
   debug(message: string, details?: Record<string, unknown>): void;
@@ -39,23 +41,30 @@ export interface ClientHooks {
   onRetry?(event: RetryEvent): void;
 }
 
-/** Calls a hook and the logger, and never lets either break the request. */
+/**
+ * Calls a hook and the logger, and never lets either break the request: a hook that throws or rejects is reported once
+ * through `logger.warn`; a logger that fails is ignored (it has nowhere to report to).
+ */
 export function emit<K extends keyof ClientHooks>(
   hooks: ClientHooks,
   logger: Logger | undefined,
   kind: K,
   event: Parameters<NonNullable<ClientHooks[K]>>[0],
 ): void {
-  try {
-    (hooks[kind] as ((e: typeof event) => void) | undefined)?.(event);
-  } catch {
-    // A failing hook must not change the outcome of the request.
-  }
-  try {
-    const details = { ...event } as Record<string, unknown>;
-    if (kind === 'onRetry') logger?.warn('invoicing-service-sdk: retrying request', details);
-    else logger?.debug(`invoicing-service-sdk: ${kind === 'onRequest' ? 'request' : 'response'}`, details);
-  } catch {
-    // Same for the logger.
+  const hook = hooks[kind] as ((e: typeof event) => unknown) | undefined;
+  if (hook) callUserCallback(`hooks.${kind}`, () => hook.call(hooks, event), [], logger);
+  if (!logger) return;
+  const details = { ...event } as Record<string, unknown>;
+  // Called as methods: pino's and winston's loggers need their `this`.
+  if (kind === 'onRetry') {
+    callUserCallback(
+      'logger.warn',
+      () => logger.warn('invoicing-service-sdk: retrying request', details),
+      [],
+      undefined,
+    );
+  } else {
+    const line = `invoicing-service-sdk: ${kind === 'onRequest' ? 'request' : 'response'}`;
+    callUserCallback('logger.debug', () => logger.debug(line, details), [], undefined);
   }
 }

@@ -1,4 +1,5 @@
 import { PREFLIGHT_MODES, type PreflightFinding, type PreflightMode } from '../gst/preflight.js';
+import { describeType } from '../internal/describe.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import type { ClientHooks, Logger } from './events.js';
 import { isBrowserLike, readEnv } from './runtime.js';
@@ -112,13 +113,6 @@ function checkRetries(value: unknown, name: string): number {
   return value;
 }
 
-/** The kind of a value, for messages that must not show the value itself. */
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
 /**
  * Checks the options of one call before anything else happens, so a wrong one is a `TypeError` naming it.
  * @throws {TypeError} when `options` is not an object or one of its fields has the wrong type or range.
@@ -133,9 +127,13 @@ export function checkRequestOptions(options: unknown): RequestOptions {
   const signalLike = signal as Partial<AbortSignal> | undefined;
   if (
     signal !== undefined &&
-    (typeof signalLike?.aborted !== 'boolean' || typeof signalLike.addEventListener !== 'function')
+    (typeof signalLike?.aborted !== 'boolean' ||
+      typeof signalLike.addEventListener !== 'function' ||
+      typeof signalLike.removeEventListener !== 'function')
   ) {
-    throw new TypeError(`options.signal must be an AbortSignal; got ${describeType(signal)}`);
+    throw new TypeError(
+      `options.signal must be an AbortSignal; got ${describeType(signal)} (it needs aborted, addEventListener and removeEventListener)`,
+    );
   }
   if (retryWhenMaybeSent !== undefined && typeof retryWhenMaybeSent !== 'boolean') {
     throw new TypeError(`options.retryWhenMaybeSent must be a boolean; got ${describeType(retryWhenMaybeSent)}`);

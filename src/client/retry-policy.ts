@@ -1,4 +1,4 @@
-import { ApiError, RateLimitError, ServerError } from '../errors/api-error.js';
+import { ApiError, RateLimitError, RedirectError, ServerError } from '../errors/api-error.js';
 import { ConnectionError, TimeoutError } from '../errors/transport-errors.js';
 
 /** What a retry policy is asked after a failed attempt. */
@@ -32,6 +32,8 @@ export const defaultRetryPolicy: RetryPolicy = ({ error, attempt, retryWhenMaybe
     if (error.retryAfter === undefined) return backoffDelay(attempt);
     return error.retryAfter > MAX_RETRY_AFTER_SECONDS ? undefined : Math.ceil(error.retryAfter * 1000);
   }
+  // A redirect answers the same way every time, and following it is what the SDK refuses to do.
+  if (error instanceof RedirectError) return undefined;
   if (error instanceof ConnectionError) {
     return !error.mayHaveSucceeded || retryWhenMaybeSent ? backoffDelay(attempt) : undefined;
   }

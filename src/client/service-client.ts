@@ -4,6 +4,9 @@ import { type AnswerInfo, type ErrorMapper, keptBody, mapErrorAnswer } from '../
 import { ServiceError } from '../errors/service-error.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { preflightError, preflightEwayBill } from '../gst/preflight.js';
+import { callUserCallback } from '../internal/callback.js';
+import { describeValue } from '../internal/describe.js';
+import { type Redactor, redactor } from '../internal/redact.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { toValidationError } from '../model/validate.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
@@ -21,7 +24,7 @@ import {
 } from './options.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-policy.js';
 import { userAgent } from './runtime.js';
-import { parseJson, sendAttempt } from './transport.js';
+import { sendAttempt } from './transport.js';
 
 /** The answer of a successful "create e-way bill". */
 export interface EwayBillResult {
@@ -49,7 +52,8 @@ export class ServiceClient {
   readonly #ky: KyInstance;
   /** The client's `fetch` option, or the global fetch looked up at each call (so msw and other patches apply). */
   readonly #fetch: typeof globalThis.fetch;
-  readonly #redactKey = (text: string): string => text.replaceAll(this.#apiKey, '[redacted]');
+  /** Replaces the key in what goes into errors, logs and hooks; never applied to a success answer. */
+  readonly #redact: Redactor;
   readonly #limiter: RateLimiter;
   readonly #mapError: ErrorMapper = mapErrorAnswer;
   readonly #retryPolicy: RetryPolicy = defaultRetryPolicy;
@@ -58,6 +62,7 @@ export class ServiceClient {
   constructor(options: ServiceClientOptions = {}) {
     const { apiKey, resolved } = resolveOptions(options);
     this.#apiKey = apiKey;
+    this.#redact = redactor(apiKey);
     this.#options = resolved;
     this.#limiter = options.rateLimiter ?? sharedRateLimiter();
     // One Headers object, so a user header spelt in another case replaces ours instead of being joined to it;
@@ -102,8 +107,15 @@ export class ServiceClient {
    */
   async createEwayBill(docHashId: string, model: EwayBillModel, options?: RequestOptions): Promise<EwayBillResult> {
     const callOptions = checkRequestOptions(options);
-    const parsed = EwayBillModelSchema.safeParse(model, { reportInput: true });
+    const parsed = parseModel(model);
     const idProblem = docHashIdProblem(docHashId);
+    if (parsed instanceof ValidationError) {
+      if (!idProblem) throw parsed;
+      throw new ValidationError('e-way bill request', [
+        validationIssue(['docHashId'], `docHashId ${idProblem}`),
+        ...parsed.issues,
+      ]);
+    }
     if (idProblem || !parsed.success) {
       const issues = parsed.success ? [] : toValidationError('e-way bill model', parsed.error).issues;
       const all = idProblem ? [validationIssue(['docHashId'], `docHashId ${idProblem}`), ...issues] : issues;
@@ -128,15 +140,12 @@ export class ServiceClient {
       return;
     }
     for (const finding of findings) {
-      try {
-        if (onWarning) onWarning(finding);
-        // Without a callback or a logger, warnings still show: a silent 'warn' mode would warn nobody.
-        else
-          (logger ?? console).warn(`invoicing-service-sdk: preflight: ${finding.field}: ${finding.message}`, {
-            ...finding,
-          });
-      } catch {
-        // A failing warning callback must not stop the request.
+      // Without a callback or a logger, warnings still show: a silent 'warn' mode would warn nobody.
+      if (onWarning) callUserCallback('onWarning', () => onWarning(finding), [], logger ?? console);
+      else {
+        const sink = logger ?? console;
+        const line = `invoicing-service-sdk: preflight: ${finding.field}: ${finding.message}`;
+        callUserCallback('logger.warn', () => sink.warn(line, { ...finding }), [], undefined);
       }
     }
   }
@@ -154,13 +163,13 @@ export class ServiceClient {
       return new ApiError({
         status: answer.status,
         message: `The service answered HTTP ${answer.status} with a body that is not a success answer; the e-way bill may have been generated`,
-        body: answer.json ?? keptBody(answer.bodyText),
-        headers: Object.fromEntries(answer.headers.entries()),
+        body: this.#redact.value(answer.json ?? keptBody(answer.bodyText)),
+        headers: Object.fromEntries([...answer.headers].map(([name, value]) => [name, this.#redact.text(value)])),
         request: answer.request,
         mayHaveSucceeded: true,
       });
     }
-    return this.#mapError(answer);
+    return this.#mapError({ ...answer, redact: this.#redact });
   }
 
   /** Sends with rate limiting and retries; resolves only to a success answer, otherwise throws the typed error. */
@@ -185,19 +194,17 @@ export class ServiceClient {
       let error: unknown;
       try {
         // The slot is released once the answer is read or the attempt failed: the limiter may space from it.
-        const answer = this.#scrub(
-          await sendAttempt({
-            ky: this.#ky,
-            fetch: this.#fetch,
-            url,
-            body,
-            timeout,
-            signal,
-            request,
-            scrub: this.#redactKey,
-            onSent: release?.sent,
-          }).finally(() => release?.()),
-        );
+        const answer = await sendAttempt({
+          ky: this.#ky,
+          fetch: this.#fetch,
+          url,
+          body,
+          timeout,
+          signal,
+          request,
+          scrub: this.#redact.text,
+          onSent: release?.sent,
+        }).finally(() => release?.());
         const done = {
           ...request,
           attempt,
@@ -238,20 +245,6 @@ export class ServiceClient {
     }
   }
 
-  /**
-   * The answer with every copy of the API key replaced: a proxy or an echo page that reflects the request's headers
-   * must not carry the key into an error's message, body or headers.
-   */
-  #scrub(answer: AnswerInfo): AnswerInfo {
-    const key = this.#apiKey;
-    const reflectedInHeaders = [...answer.headers.values()].some((value) => value.includes(key));
-    if (!answer.bodyText.includes(key) && !reflectedInHeaders) return answer;
-    const bodyText = this.#redactKey(answer.bodyText);
-    const headers = new Headers();
-    for (const [name, value] of answer.headers) headers.append(name, this.#redactKey(value));
-    return { ...answer, bodyText, headers, json: parseJson(bodyText) };
-  }
-
   /** Inspection output without the API key. */
   toJSON(): Record<string, unknown> {
     const { baseUrl, timeout, maxRetries } = this.#options;
@@ -263,12 +256,26 @@ export class ServiceClient {
   }
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** What is wrong with a docHashId, or `undefined`. It is sent as one path segment, so it must be a usable one. */
 function docHashIdProblem(docHashId: unknown): string | undefined {
   if (typeof docHashId !== 'string') return `must be a string; got ${docHashId === null ? 'null' : typeof docHashId}`;
   if (docHashId.trim() === '') return 'must not be empty';
+  if (LONE_SURROGATE.test(docHashId))
+    return 'must be well-formed text (it holds a lone UTF-16 surrogate, which no URL can carry)';
   if (docHashId === '.' || docHashId === '..') {
     return "cannot be '.' or '..' (URLs treat them as path navigation, even when encoded)";
   }
   return undefined;
+}
+
+/** The schema's verdict on a model; a model that cannot even be read (a getter or a Proxy that throws) is a failure too. */
+function parseModel(model: unknown): ReturnType<typeof EwayBillModelSchema.safeParse> | ValidationError {
+  try {
+    return EwayBillModelSchema.safeParse(model, { reportInput: true });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : describeValue(error);
+    return new ValidationError('e-way bill model', [validationIssue([], `could not be read: ${why.slice(0, 200)}`)]);
+  }
 }

@@ -48,11 +48,12 @@ function cleanCopy(error: unknown, scrub: (text: string) => string, depth = 4): 
     return error === undefined || error === null ? error : scrub(excerpt(String(error)));
   }
   const copy = new Error(scrub(error.message));
-  copy.name = error.name;
+  copy.name = scrub(error.name);
   copy.stack = scrub(error.stack ?? '');
   for (const field of KEPT_FIELDS) {
     const value = (error as unknown as Record<string, unknown>)[field];
-    if (typeof value === 'string' || typeof value === 'number') Object.assign(copy, { [field]: value });
+    if (typeof value === 'string') Object.assign(copy, { [field]: scrub(value) });
+    if (typeof value === 'number') Object.assign(copy, { [field]: value });
   }
   if (error.cause !== undefined) copy.cause = cleanCopy(error.cause, scrub, depth - 1);
   return copy;
@@ -78,8 +79,9 @@ export function connectionFailure(
   const notSent = !context.dispatched || causes.some(provesNotSent);
   const cause = cleanCopy(rootCause(error), context.scrub);
   const detail = cause instanceof Error ? cause.message : String(cause);
+  const listed = codes.map(context.scrub);
   return new ConnectionError(
-    `Could not reach the service at ${context.request.url}: ${detail}${codes.length ? ` (${codes.join(', ')})` : ''}` +
+    `Could not reach the service at ${context.request.url}: ${detail}${listed.length ? ` (${listed.join(', ')})` : ''}` +
       (notSent ? '' : '; the request may have been sent, so the service may have acted on it'),
     { mayHaveSucceeded: !notSent, request: context.request, cause },
   );

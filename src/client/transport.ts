@@ -8,16 +8,7 @@ import { connectionFailure } from './transport-failure.js';
 /** The most of a body the client reads; anything longer is cut off (the service's answers are small). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Rejects with `signal.reason` once `signal` aborts; never settles otherwise. */
-function whenAborted(signal: AbortSignal | undefined): Promise<never> {
-  return new Promise((_resolve, reject) => {
-    if (!signal) return;
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-}
-
-/** `work`, or the abort of `signal` if that comes first: a fetch or a body that ignores the signal cannot hang us. */
+/** `work`, or the abort of the attempt if that comes first: a fetch or a body that ignores the signal cannot hang us. */
 function raceAbort<T>(work: Promise<T>, aborted: Promise<never>): Promise<T> {
   return Promise.race([work, aborted]);
 }
@@ -78,16 +69,38 @@ export interface AttemptInput {
 }
 
 /**
- * Sends one request and reads the whole answer. Resolves to the answer whatever its status;
- * rejects with `ConnectionError`, `TimeoutError`, or the caller's `AbortError`. The timeout and the caller's signal
- * end the attempt even when a custom fetch, or the body it returns, ignores them.
+ * Sends one request and reads the whole answer. Resolves to the answer whatever its status (a 3xx included: the POST
+ * never follows a redirect); rejects with `ConnectionError`, `TimeoutError`, or the caller's `AbortError`. The timeout
+ * and the caller's signal end the attempt even when a custom fetch, or the body it returns, ignores them.
+ *
+ * Hand-written rather than `AbortSignal.any` + `AbortSignal.timeout`: the attempt's own controller, timer and the one
+ * listener on the caller's signal are all removed when the attempt settles, so a long-lived caller signal gathers
+ * nothing, and an answered request holds no timer (issue 9, finding 5).
  */
 export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
-  const timeoutSignal = input.timeout === false ? undefined : AbortSignal.timeout(input.timeout);
-  const signals = [input.signal, timeoutSignal].filter((s): s is AbortSignal => s !== undefined);
-  const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
-  const aborted = whenAborted(signal);
-  aborted.catch(() => {}); // observed below; never an unhandled rejection
+  const caller = input.signal;
+  if (caller?.aborted) throw abortError(caller);
+  const attempt = new AbortController();
+  let timedOut = false;
+  let rejectAborted: (reason: unknown) => void = () => {};
+  const aborted = new Promise<never>((_resolve, reject) => {
+    rejectAborted = reject;
+  });
+  aborted.catch(() => {}); // observed by the races below; never an unhandled rejection
+  const onCallerAbort = () => {
+    attempt.abort(caller?.reason);
+    rejectAborted(caller?.reason);
+  };
+  caller?.addEventListener('abort', onCallerAbort, { once: true });
+  const timer =
+    input.timeout === false
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          const reason = new DOMException('The attempt timed out', 'TimeoutError');
+          attempt.abort(reason);
+          rejectAborted(reason);
+        }, input.timeout);
   let dispatched = false;
   const sendingFetch: typeof globalThis.fetch = (resource, init) => {
     if (!dispatched) input.onSent?.();
@@ -96,7 +109,7 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
   };
   try {
     const response = await raceAbort(
-      input.ky.post(input.url, { body: input.body, fetch: sendingFetch, ...(signal ? { signal } : {}) }),
+      input.ky.post(input.url, { body: input.body, fetch: sendingFetch, signal: attempt.signal, redirect: 'manual' }),
       aborted,
     );
     const bodyText = await readCapped(response, aborted);
@@ -106,12 +119,16 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
       bodyText,
       json: parseJson(bodyText),
       request: input.request,
+      redirected: response.redirected || response.type === 'opaqueredirect',
     };
   } catch (error) {
-    if (input.signal?.aborted) throw abortError(input.signal);
-    if (timeoutSignal?.aborted) {
+    if (caller?.aborted) throw abortError(caller);
+    if (timedOut) {
       throw new TimeoutError(input.timeout as number, { mayHaveSucceeded: dispatched, request: input.request });
     }
     throw connectionFailure(error, { dispatched, request: input.request, scrub: input.scrub });
+  } finally {
+    clearTimeout(timer);
+    caller?.removeEventListener('abort', onCallerAbort);
   }
 }

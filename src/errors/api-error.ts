@@ -105,3 +105,20 @@ export class ServerError extends ApiError {
   static override readonly code: string = 'SERVER_ERROR';
   override name = 'ServerError';
 }
+
+/**
+ * A 3xx answer. The e-way bill POST never follows a redirect: a gateway that answers POST/Redirect/GET, or points
+ * elsewhere, could otherwise make one call generate several bills or send the key and the body to another origin.
+ * The request reached something that answered, so the service may have acted on it (`mayHaveSucceeded` is true).
+ */
+export class RedirectError extends ApiError {
+  static override readonly code: string = 'REDIRECT';
+  override name = 'RedirectError';
+  /** The `Location` the answer pointed to (with the API key redacted), when it gave one. */
+  readonly location: string | undefined;
+
+  constructor(init: ApiErrorInit & { location?: string | undefined }) {
+    super({ ...init, mayHaveSucceeded: true });
+    this.location = init.location;
+  }
+}

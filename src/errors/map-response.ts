@@ -1,3 +1,4 @@
+import type { Redactor } from '../internal/redact.js';
 import {
   ApiError,
   type ApiErrorInit,
@@ -5,6 +6,7 @@ import {
   ForbiddenError,
   InvalidHashIdError,
   RateLimitError,
+  RedirectError,
   type RequestSummary,
   ServerError,
   UnauthorizedError,
@@ -20,7 +22,19 @@ export interface AnswerInfo {
   /** The body parsed as JSON, or `undefined` when it is not JSON. */
   readonly json: unknown;
   readonly request: RequestSummary;
+  /** Whether the fetch used followed a redirect on its own (a custom fetch may ignore `redirect: 'manual'`). */
+  readonly redirected?: boolean | undefined;
+  /**
+   * Replaces the API key in what the error will carry. Applied to parsed values, so escaped echoes are caught; the
+   * class, status and codes are decided before it, from the answer as received.
+   */
+  readonly redact?: Redactor | undefined;
 }
+
+const asIs: Redactor = { text: (text) => text, value: (value) => value };
+
+/** The `error_code`s the SDK knows by name: kept as received, so a short key can never mangle them. */
+const KNOWN_CODE = /^(?:UNAUTHORIZED|FORBIDDEN|INVALID_HASH_ID|RATE_LIMITED|PORTAL_ERROR_\d{1,16})$/;
 
 /** Turns an error answer into a typed error. Internal seam: a custom mapping can replace the default. */
 export type ErrorMapper = (answer: AnswerInfo) => ApiError;
@@ -50,8 +64,10 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-function headersObject(headers: Headers): Record<string, string> {
-  return Object.fromEntries(headers.entries());
+function headersObject(headers: Headers, redact: Redactor): Record<string, string> {
+  const plain: Record<string, string> = {};
+  for (const [name, value] of headers) plain[name] = redact.text(value);
+  return plain;
 }
 
 function envelopeOf(json: unknown): { errorCode?: string; message?: string; errors?: Record<string, unknown> } {
@@ -85,16 +101,31 @@ function describeStatus(answer: AnswerInfo, errorCode: string | undefined): stri
  * the text itself (up to 64 KiB) in `body`.
  */
 export const mapErrorAnswer: ErrorMapper = (answer) => {
+  const redact = answer.redact ?? asIs;
   const envelope = envelopeOf(answer.json);
+  const errorCode =
+    envelope.errorCode === undefined || KNOWN_CODE.test(envelope.errorCode)
+      ? envelope.errorCode
+      : redact.text(envelope.errorCode);
   const init: ApiErrorInit = {
     status: answer.status,
-    errorCode: envelope.errorCode,
-    message: envelope.message?.trim() ? envelope.message : describeStatus(answer, envelope.errorCode),
-    errors: envelope.errors,
-    body: answer.json === undefined ? keptBody(answer.bodyText) : answer.json,
-    headers: headersObject(answer.headers),
+    errorCode,
+    message: redact.text(envelope.message?.trim() ? envelope.message : describeStatus(answer, errorCode)),
+    errors: redact.value(envelope.errors) as Record<string, unknown> | undefined,
+    body: redact.value(answer.json === undefined ? keptBody(answer.bodyText) : answer.json),
+    headers: headersObject(answer.headers, redact),
     request: answer.request,
   };
+  if ((answer.status >= 300 && answer.status < 400) || answer.redirected) {
+    const location = answer.headers.get('location');
+    return new RedirectError({
+      ...init,
+      message:
+        `The service answered HTTP ${answer.status}, a redirect${location === null ? '' : ` to ${redact.text(location)}`}; ` +
+        'the SDK never follows redirects for the e-way bill POST. Check baseUrl. The service may have acted on the request',
+      location: location === null ? undefined : redact.text(location),
+    });
+  }
   const portalCode = parsePortalCode(envelope.errorCode);
   if (portalCode !== undefined) return new PortalError({ ...init, portalCode });
   if (envelope.errorCode === 'UNAUTHORIZED') return new UnauthorizedError(init);

@@ -1,12 +1,10 @@
 import type * as z from 'zod';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
+import { describeValue } from '../internal/describe.js';
 
 const MAX_LISTED_VALUES = 8;
 
-function describe(value: unknown): string {
-  const text = typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
-  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
-}
+const describe = (value: unknown): string => describeValue(value);
 
 function messageOf(issue: z.core.$ZodIssue): string {
   // The input of an object-level rule is the whole object: not worth repeating in the message.
