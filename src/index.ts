@@ -79,7 +79,7 @@ export type { EwayBillAddress, EwayBillModel } from './model/schemas.js';
 export { EwayBillAddressSchema, EwayBillModelSchema } from './model/schemas.js';
 export type { State } from './model/states.js';
 export { STATES } from './model/states.js';
-export { createProcessRateLimiter } from './throttle/process-rate-limiter.js';
+export { createProcessRateLimiter, type ProcessRateLimiter } from './throttle/process-rate-limiter.js';
 export type { ProcessRateLimiterOptions } from './throttle/process-rate-limiter-options.js';
 export type { RateLimiter, ReleaseSlot } from './throttle/rate-limiter.js';
 

@@ -3,6 +3,16 @@ import { pause } from './pause.js';
 import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
 import type { RateLimiter, ReleaseSlot } from './rate-limiter.js';
 
+/** The in-process limiter: a {@link RateLimiter} that also tells how many keys it holds. */
+export interface ProcessRateLimiter extends RateLimiter {
+  /**
+   * How many API keys the limiter holds state for: keys waiting, in flight, or answered less than `interval` ago.
+   * An idle key is forgotten within about `2 × interval` without any further call, so a multi-tenant process does not
+   * grow with the number of companies it has ever served. For monitoring.
+   */
+  readonly keyCount: number;
+}
+
 interface Waiter {
   resolve(release: ReleaseSlot): void;
 }
@@ -14,8 +24,8 @@ interface KeyState {
   gateController: AbortController;
   /** `Date.now() - performance.now()` when the gate was made: p-throttle runs on the wall clock. */
   clockOffset: number;
-  /** Callers waiting for a slot, first come first served. */
-  waiters: Waiter[];
+  /** Callers waiting for a slot, first come first served (a Set keeps insertion order; leaving it is O(1)). */
+  waiters: Set<Waiter>;
   /** Whether a slot has been asked of p-throttle and has not fired yet. */
   slotPending: boolean;
   /** `performance.now()` at the last start granted, or -Infinity. */
@@ -39,20 +49,38 @@ const wallClockOffset = () => Date.now() - performance.now();
  * process with many keys does not grow without bound. Nothing runs and no timer exists while idle.
  * @throws {TypeError} when an option is not a number in its range.
  */
-export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}): RateLimiter {
+export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}): ProcessRateLimiter {
   const interval = checkOption('interval', options.interval ?? 1000, 1);
   const margin = checkOption('margin', options.margin ?? 25, 0);
   const waitForAnswer = options.waitForAnswer ?? true;
   const answerWaitLimit = checkOption('answerWaitLimit', options.answerWaitLimit ?? 1000, 0, true);
   const keys = new Map<string, KeyState>();
-  let lastSweep = performance.now();
+  /** Sweeps idle keys while any are held; unref'd, so it never keeps the process alive. */
+  let sweeper: ReturnType<typeof setInterval> | undefined;
 
-  function sweep(now: number): void {
-    if (now - lastSweep < interval * 10) return;
-    lastSweep = now;
-    for (const [id, state] of keys) {
-      const idle = !state.slotPending && state.waiters.length === 0 && state.inFlight.size === 0;
-      if (idle && now - Math.max(state.lastStart, state.arrivalBound) > interval * 2) keys.delete(id);
+  const isIdle = (state: KeyState) => !state.slotPending && state.waiters.size === 0 && state.inFlight.size === 0;
+  // An idle key whose last start and answer are more than `interval` ago constrains nobody: forgetting it is exact.
+  const lapsed = (state: KeyState, now: number) => now - Math.max(state.lastStart, state.arrivalBound) > interval;
+
+  function sweep(): void {
+    const now = performance.now();
+    for (const [id, state] of keys) if (isIdle(state) && lapsed(state, now)) keys.delete(id);
+    if (keys.size === 0 && sweeper !== undefined) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  }
+
+  /** A key became idle: forget it now if nothing about it still matters, or let the sweeper forget it later. */
+  function settleIdle(id: string, state: KeyState): void {
+    if (!isIdle(state) || keys.get(id) !== state) return;
+    if (lapsed(state, performance.now())) {
+      keys.delete(id);
+      return;
+    }
+    if (sweeper === undefined) {
+      sweeper = setInterval(sweep, interval * 2);
+      (sweeper as { unref?: () => void }).unref?.();
     }
   }
 
@@ -75,7 +103,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
         slot: async () => {},
         gateController: new AbortController(),
         clockOffset: 0,
-        waiters: [],
+        waiters: new Set(),
         slotPending: false,
         lastStart: Number.NEGATIVE_INFINITY,
         inFlight: new Set(),
@@ -98,7 +126,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     return earliest;
   }
 
-  async function grant(state: KeyState, gate: AbortSignal): Promise<void> {
+  async function grant(id: string, state: KeyState, gate: AbortSignal): Promise<void> {
     // p-throttle decides the slot; these checks make the bounds exact whatever its timer drift.
     for (
       let wait = earliestStart(state) - performance.now();
@@ -110,9 +138,10 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     }
     // Everyone left while this turn was being waited for; a fresh gate already serves whoever came since.
     if (gate.aborted) return;
-    const waiter = state.waiters.shift();
+    const waiter: Waiter | undefined = state.waiters.values().next().value;
     // Cannot be empty here: the last waiter to leave aborts the gate (see `acquire`), which ends this turn above.
     if (!waiter) return;
+    state.waiters.delete(waiter);
     const request = { start: performance.now() };
     state.lastStart = request.start;
     state.inFlight.add(request);
@@ -123,6 +152,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       state.inFlight.delete(request);
       state.arrivalBound = Math.max(state.arrivalBound, Math.min(performance.now(), request.start + answerWaitLimit));
       for (const wake of [...state.releaseListeners]) wake();
+      settleIdle(id, state);
     };
     // A busy event loop can hold a granted request for a while before fetch is called; measuring from that moment
     // keeps the next start `interval` after the request really left. A waiting turn re-reads these when it wakes.
@@ -134,8 +164,8 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     waiter.resolve(Object.assign(release, { sent }));
   }
 
-  function pump(state: KeyState): void {
-    if (state.slotPending || state.waiters.length === 0) return;
+  function pump(id: string, state: KeyState): void {
+    if (state.slotPending || state.waiters.size === 0) return;
     // A wall clock stepped back (NTP, a resumed VM) would make p-throttle wait for the step: start a fresh gate.
     if (Math.abs(wallClockOffset() - state.clockOffset) > interval) freshGate(state);
     state.slotPending = true;
@@ -143,30 +173,34 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     void state
       .slot()
       .then(
-        () => grant(state, gate),
+        () => grant(id, state, gate),
         () => {}, // the gate was aborted: its pending slot is dropped
       )
       .finally(() => {
         state.slotPending = false;
-        pump(state);
+        pump(id, state);
+        settleIdle(id, state);
       });
   }
 
   return {
+    get keyCount() {
+      return keys.size;
+    },
     acquire(id, signal) {
-      signal?.throwIfAborted();
-      sweep(performance.now());
+      // Not throwIfAborted(): a signal from another realm or a polyfill may lack it.
+      if (signal?.aborted) return Promise.reject(signal.reason);
       const state = stateFor(id);
       return new Promise<ReleaseSlot>((resolve, reject) => {
         const onAbort = () => {
-          const index = state.waiters.indexOf(waiter);
-          if (index !== -1) state.waiters.splice(index, 1);
+          state.waiters.delete(waiter);
           // The last waiter left: drop the pending turn and its timers, so nothing keeps the process alive.
-          if (state.waiters.length === 0 && state.slotPending) {
+          if (state.waiters.size === 0 && state.slotPending) {
             state.gateController.abort();
             freshGate(state);
           }
           reject(signal?.reason);
+          settleIdle(id, state);
         };
         const waiter: Waiter = {
           resolve: (release) => {
@@ -175,8 +209,8 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
           },
         };
         signal?.addEventListener('abort', onAbort, { once: true });
-        state.waiters.push(waiter);
-        pump(state);
+        state.waiters.add(waiter);
+        pump(id, state);
       });
     },
   };

@@ -1,0 +1,74 @@
+// Issue 9, findings 6 and 7: idle keys are freed without another call, nothing keeps the process alive, and a mass
+// abort of one key's queue is linear.
+import { createProcessRateLimiter, type ReleaseSlot } from 'invoicing-service-sdk';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { elapse, runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
+
+describe('idle keys', () => {
+  beforeEach(() => useFakeClock());
+  afterEach(() => vi.useRealTimers());
+
+  it('are forgotten within about 2 × interval of their last answer, without another call', async () => {
+    const limiter = createProcessRateLimiter();
+    const releases: ReleaseSlot[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const release = await runOnFakeClock(limiter.acquire(`key-${i}`));
+      if (release) releases.push(release);
+    }
+    expect(limiter.keyCount).toBe(1000);
+    for (const release of releases) release();
+    expect(limiter.keyCount).toBe(1000); // answered just now: the next start of each key must still wait
+    await vi.advanceTimersByTimeAsync(4_100);
+    expect(limiter.keyCount).toBe(0);
+    // With no key left, the sweeper is gone too.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a key whose only caller aborted before its first start is forgotten at once', async () => {
+    const limiter = createProcessRateLimiter();
+    const controller = new AbortController();
+    const pending = limiter.acquire('fresh', controller.signal).catch((e: unknown) => e);
+    controller.abort('gone');
+    expect(await pending).toBe('gone');
+    await elapse(2);
+    expect(limiter.keyCount).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("the sweeper's timer never keeps the process alive", async () => {
+    vi.useRealTimers();
+    // Node lists only the resources that keep the event loop alive: an unref'd timer is not among them.
+    const refTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const limiter = createProcessRateLimiter({ interval: 50 });
+    const release = await limiter.acquire('k');
+    const before = refTimers();
+    release?.();
+    await new Promise((resolve) => setImmediate(resolve)); // the turn's bookkeeping ends in a later microtask
+    expect(limiter.keyCount).toBe(1); // held, so the sweeper runs
+    expect(refTimers()).toBe(before);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(limiter.keyCount).toBe(0);
+  });
+});
+
+describe('aborting a long queue of one key', () => {
+  it('rejects every queued call with its reason, and the next caller is served', async () => {
+    const limiter = createProcessRateLimiter({ interval: 20, margin: 0 });
+    const first = await limiter.acquire('crowd');
+    const controllers = Array.from({ length: 50_000 }, () => new AbortController());
+    const queued = controllers.map((c) =>
+      limiter.acquire('crowd', c.signal).then(
+        () => 'granted',
+        (e: unknown) => e,
+      ),
+    );
+    // Abort from the back, the worst order for an array-based queue.
+    for (let i = controllers.length - 1; i >= 0; i--) controllers[i]?.abort(`gone ${i}`);
+    const outcomes = await Promise.all(queued);
+    expect(outcomes.every((o, i) => o === `gone ${i}`)).toBe(true);
+    first?.();
+    const next = await limiter.acquire('crowd');
+    expect(typeof next).toBe('function');
+    next?.();
+  });
+});
