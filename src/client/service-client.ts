@@ -10,7 +10,7 @@ import { type Redactor, redactor } from '../internal/redact.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { toValidationError } from '../model/validate.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
-import { type RateLimiter, type ReleaseSlot, rateLimitKeyId } from '../throttle/rate-limiter.js';
+import { type RateLimiter, type ReleaseSlot, rateLimitKeyId, type SlotOutcome } from '../throttle/rate-limiter.js';
 import { abortableDelay, abortError } from './abort.js';
 import { emit } from './events.js';
 import {
@@ -194,6 +194,7 @@ export class ServiceClient {
       let error: unknown;
       try {
         // The slot is released once the answer is read or the attempt failed: the limiter may space from it.
+        let outcome: SlotOutcome | undefined;
         const answer = await sendAttempt({
           ky: this.#ky,
           fetch: this.#fetch,
@@ -204,7 +205,13 @@ export class ServiceClient {
           request,
           scrub: this.#redact.text,
           onSent: release?.sent,
-        }).finally(() => release?.());
+          onLeaving: release?.leaving,
+        })
+          .then((received) => {
+            outcome = { rateLimited: received.status === 429 };
+            return received;
+          })
+          .finally(() => release?.(outcome));
         const done = {
           ...request,
           attempt,

@@ -4,6 +4,7 @@ import type { AnswerInfo } from '../errors/map-response.js';
 import { TimeoutError } from '../errors/transport-errors.js';
 import { abortError } from './abort.js';
 import { connectionFailure } from './transport-failure.js';
+import { watchWrite } from './write-tracker.js';
 
 /** The most of a body the client reads; anything longer is cut off (the service's answers are small). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -64,8 +65,10 @@ export interface AttemptInput {
   readonly request: RequestSummary;
   /** Replaces every copy of the API key in a text. */
   readonly scrub: (text: string) => string;
-  /** Called once, when fetch is called: the request is leaving. */
+  /** Called when fetch is called, and again when Node's fetch reports the body written: the request left. */
   readonly onSent?: (() => void) | undefined;
+  /** Called when Node's fetch starts writing the request: it may reach the service at any moment now. */
+  readonly onLeaving?: (() => void) | undefined;
 }
 
 /**
@@ -102,8 +105,12 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
           rejectAborted(reason);
         }, input.timeout);
   let dispatched = false;
+  let unwatch: (() => void) | undefined;
   const sendingFetch: typeof globalThis.fetch = (resource, init) => {
-    if (!dispatched) input.onSent?.();
+    if (!dispatched) {
+      input.onSent?.();
+      if (input.onSent) unwatch = watchWrite(input.url, { leaving: () => input.onLeaving?.(), written: input.onSent });
+    }
     dispatched = true;
     return raceAbort(input.fetch(resource, init), aborted);
   };
@@ -130,5 +137,6 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
   } finally {
     clearTimeout(timer);
     caller?.removeEventListener('abort', onCallerAbort);
+    unwatch?.();
   }
 }

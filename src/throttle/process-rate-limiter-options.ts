@@ -12,19 +12,20 @@ export interface ProcessRateLimiterOptions {
    */
   margin?: number;
   /**
-   * Space each request of a key from the previous request's answer too, not only from its start. The service counts a
-   * request when it arrives, some time between the client sending it and the answer, so spacing starts alone lets a
-   * late arrival (a cold connection, a busy server) come less than `interval` before the next one, which the service
-   * may refuse with a 429. With this on, the next request starts `interval` after the previous answer (or, for a
-   * slow answer, `interval` after `answerWaitLimit` past the previous start). `false` spaces starts only, for the most
-   * throughput, and relies on the client's automatic retry of 429s.
-   * @default true
+   * Space each request of a key from the previous request's answer too, not only from the moment it left.
+   * By default the next request starts `interval` (plus `margin`, plus what 429s taught) after the previous one was
+   * written to the socket (on Node's built-in fetch; elsewhere, after it was handed to fetch), and never while the
+   * previous one is still being written: the service counts a request when it arrives, which is right after it was
+   * written, whatever the answer time. That reaches the limit even when the portal answers slowly. `true` restores the
+   * conservative policy of 0.1: the next request starts `interval` after the previous answer (or `answerWaitLimit`
+   * after its start, for a slow one), which costs up to half the throughput when answers take a second.
+   * @default false
    */
   waitForAnswer?: boolean;
   /**
-   * With `waitForAnswer`: how long after its start a request is assumed to have reached the service when its answer
-   * takes longer, in milliseconds. It bounds what a slow answer costs the next request (the period of a key is at
-   * most `interval + answerWaitLimit`). `Infinity` waits for every answer.
+   * How long after its grant a request is assumed to have reached the service when the client cannot tell: a request
+   * whose write was never reported, or (with `waitForAnswer`) one whose answer takes longer. It bounds what a stuck
+   * request costs the next one (the period of a key is at most `interval + answerWaitLimit`). `Infinity` waits.
    * @default 1000
    */
   answerWaitLimit?: number;

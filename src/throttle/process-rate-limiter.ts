@@ -1,7 +1,7 @@
 import pThrottle from 'p-throttle';
 import { pause } from './pause.js';
 import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
-import type { RateLimiter, ReleaseSlot } from './rate-limiter.js';
+import type { RateLimiter, ReleaseSlot, SlotOutcome } from './rate-limiter.js';
 
 /** The in-process limiter: a {@link RateLimiter} that also tells how many keys it holds. */
 export interface ProcessRateLimiter extends RateLimiter {
@@ -11,6 +11,15 @@ export interface ProcessRateLimiter extends RateLimiter {
    * grow with the number of companies it has ever served. For monitoring.
    */
   readonly keyCount: number;
+}
+
+interface InFlight {
+  /** When the request left, as far as the client has told (its grant, then each `sent()`). */
+  start: number;
+  /** When it was granted. */
+  readonly grantedAt: number;
+  /** Being written: it may reach the service at any moment, until `sent()` says it has. */
+  leaving: boolean;
 }
 
 interface Waiter {
@@ -31,7 +40,9 @@ interface KeyState {
   /** `performance.now()` at the last start granted, or -Infinity. */
   lastStart: number;
   /** The requests started and not yet released, each with its start time. */
-  inFlight: Set<{ start: number }>;
+  inFlight: Set<InFlight>;
+  /** Extra spacing learnt from 429s: widened after one, decayed by each answer that was not one. */
+  extraMargin: number;
   /** The latest time by which an ended request had reached the service, as far as the client can tell. */
   arrivalBound: number;
   /** Woken at each release. */
@@ -52,7 +63,7 @@ const wallClockOffset = () => Date.now() - performance.now();
 export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}): ProcessRateLimiter {
   const interval = checkOption('interval', options.interval ?? 1000, 1);
   const margin = checkOption('margin', options.margin ?? 25, 0);
-  const waitForAnswer = options.waitForAnswer ?? true;
+  const waitForAnswer = options.waitForAnswer ?? false;
   const answerWaitLimit = checkOption('answerWaitLimit', options.answerWaitLimit ?? 1000, 0, true);
   const keys = new Map<string, KeyState>();
   /** Sweeps idle keys while any are held; unref'd, so it never keeps the process alive. */
@@ -107,6 +118,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
         slotPending: false,
         lastStart: Number.NEGATIVE_INFINITY,
         inFlight: new Set(),
+        extraMargin: 0,
         arrivalBound: Number.NEGATIVE_INFINITY,
         releaseListeners: new Set(),
       };
@@ -118,7 +130,11 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
 
   /** The earliest time the next request of the key may start. */
   function earliestStart(state: KeyState): number {
-    let earliest = state.lastStart + interval;
+    let earliest = state.lastStart + interval + state.extraMargin;
+    // A request still being written may arrive at any moment: wait for its `sent()` (which wakes this turn), or assume
+    // it arrived `answerWaitLimit` after its grant.
+    for (const r of state.inFlight)
+      if (r.leaving) earliest = Math.max(earliest, r.grantedAt + answerWaitLimit + interval);
     if (!waitForAnswer) return earliest;
     // The service counted an ended request by its answer: `interval` after that is enough.
     earliest = Math.max(earliest, state.arrivalBound + interval + 1);
@@ -133,7 +149,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       wait > 0 && !gate.aborted;
       wait = earliestStart(state) - performance.now()
     ) {
-      // With a request in flight, its release can bring the earliest start forward: wake on it too.
+      // With a request in flight, its release or its `sent()` can change the earliest start: wake on them too.
       await pause(Math.ceil(wait), gate, state.inFlight.size > 0 ? state.releaseListeners : undefined);
     }
     // Everyone left while this turn was being waited for; a fresh gate already serves whoever came since.
@@ -142,16 +158,26 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     // Cannot be empty here: the last waiter to leave aborts the gate (see `acquire`), which ends this turn above.
     if (!waiter) return;
     state.waiters.delete(waiter);
-    const request = { start: performance.now() };
+    const now = performance.now();
+    const request: InFlight = { start: now, grantedAt: now, leaving: false };
     state.lastStart = request.start;
     state.inFlight.add(request);
     let released = false;
-    const release = () => {
+    const wakeWaiting = () => {
+      for (const wake of [...state.releaseListeners]) wake();
+    };
+    const release = (outcome?: SlotOutcome) => {
       if (released) return;
       released = true;
       state.inFlight.delete(request);
+      // A 429 says the spacing was too tight for the service: widen it, up to a whole interval; each other answer
+      // gives back a tenth of an interval, so one 429 costs about ten requests of slack.
+      state.extraMargin =
+        outcome?.rateLimited === true
+          ? Math.min(interval, Math.max(state.extraMargin * 2, interval / 4))
+          : Math.max(0, state.extraMargin - interval / 10);
       state.arrivalBound = Math.max(state.arrivalBound, Math.min(performance.now(), request.start + answerWaitLimit));
-      for (const wake of [...state.releaseListeners]) wake();
+      wakeWaiting();
       settleIdle(id, state);
     };
     // A busy event loop can hold a granted request for a while before fetch is called; measuring from that moment
@@ -160,8 +186,15 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       if (released) return;
       request.start = Math.max(request.start, performance.now());
       state.lastStart = Math.max(state.lastStart, request.start);
+      if (request.leaving) {
+        request.leaving = false;
+        wakeWaiting();
+      }
     };
-    waiter.resolve(Object.assign(release, { sent }));
+    const leaving = () => {
+      if (!released) request.leaving = true;
+    };
+    waiter.resolve(Object.assign(release, { sent, leaving }));
   }
 
   function pump(id: string, state: KeyState): void {

@@ -1,9 +1,22 @@
+/** What the client tells a {@link RateLimiter} about how a request ended. */
+export interface SlotOutcome {
+  /** The service answered 429: the spacing was too tight for it. A limiter may widen its margin for the key. */
+  readonly rateLimited?: boolean | undefined;
+}
+
 /**
  * Tells a {@link RateLimiter} that the request it let start has ended (answered, failed or cancelled).
- * It may carry `sent`, which the client calls at the moment it hands the request to fetch: a limiter that spaces
- * requests can then measure from that moment rather than from its grant, which a busy event loop can delay.
+ * It may carry two notifications the client calls while the request is under way:
+ * - `sent()`: the request left, now. The client calls it when it hands the request to fetch and, where it can see the
+ *   socket (Node's built-in fetch), again when the body has been written. Each call moves the request's start later,
+ *   so a limiter that spaces starts measures from the moment the service could first see the request.
+ * - `leaving()`: the request is being written and `sent()` will follow. Until then the request may reach the service
+ *   at any moment (a cold connection, a TLS handshake), so a limiter should not start the key's next request.
  */
-export type ReleaseSlot = (() => void) & { readonly sent?: (() => void) | undefined };
+export type ReleaseSlot = ((outcome?: SlotOutcome) => void) & {
+  readonly sent?: (() => void) | undefined;
+  readonly leaving?: (() => void) | undefined;
+};
 
 /**
  * Decides when a request of one API key may start. The client asks it before every attempt, and calls the

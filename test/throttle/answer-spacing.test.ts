@@ -39,18 +39,18 @@ async function twoCalls(
 }
 
 describe('spacing from the answer (the service counts a request when it arrives, before it answers)', () => {
-  it('by default starts the next request of a key at least 1000 ms after the previous answer', async () => {
+  it('with waitForAnswer: true starts the next request of a key at least 1000 ms after the previous answer', async () => {
     const { fetch, calls, answeredAt } = slowFetch(300);
-    await twoCalls(fetch);
+    await twoCalls(fetch, { waitForAnswer: true });
     expect(calls).toHaveLength(2);
     const afterAnswer = (calls[1]?.at ?? 0) - (answeredAt[0] ?? Number.NaN);
     expect(afterAnswer).toBeGreaterThanOrEqual(1000);
     expect(afterAnswer).toBeLessThan(1100); // and not much longer
   });
 
-  it('with waitForAnswer: false spaces the starts only', async () => {
+  it('by default (waitForAnswer: false) spaces the starts only', async () => {
     const { fetch, calls, answeredAt } = slowFetch(300);
-    await twoCalls(fetch, { waitForAnswer: false });
+    await twoCalls(fetch);
     const gap = (calls[1]?.at ?? 0) - (calls[0]?.at ?? 0);
     expect(gap).toBeGreaterThanOrEqual(1000);
     expect(gap).toBeLessThan(1100);
@@ -60,7 +60,7 @@ describe('spacing from the answer (the service counts a request when it arrives,
 
   it('does not wait for a slow answer beyond answerWaitLimit', async () => {
     const { fetch, calls, answeredAt } = slowFetch(4000);
-    await twoCalls(fetch, { answerWaitLimit: 500 });
+    await twoCalls(fetch, { answerWaitLimit: 500, waitForAnswer: true });
     const gap = (calls[1]?.at ?? 0) - (calls[0]?.at ?? 0);
     expect(gap).toBeGreaterThanOrEqual(1500); // 500 ms assumed to arrive, then 1000 ms
     expect(gap).toBeLessThan(1600);

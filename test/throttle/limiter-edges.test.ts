@@ -11,7 +11,7 @@ afterEach(() => vi.useRealTimers());
 
 describe('the process rate limiter at its edges', () => {
   it('with answerWaitLimit: Infinity waits for the answer without spinning, then grants', async () => {
-    const limiter = createProcessRateLimiter({ answerWaitLimit: Number.POSITIVE_INFINITY });
+    const limiter = createProcessRateLimiter({ answerWaitLimit: Number.POSITIVE_INFINITY, waitForAnswer: true });
     const release = await runOnFakeClock(limiter.acquire('k-infinity'));
     const t0 = performance.now();
     let granted = false;
@@ -81,7 +81,7 @@ describe('the process rate limiter at its edges', () => {
   });
 
   it('leaves no timer behind once every queued caller has aborted, so nothing keeps the process alive', async () => {
-    const limiter = createProcessRateLimiter();
+    const limiter = createProcessRateLimiter({ waitForAnswer: true });
     let release: (() => void) | undefined;
     const first = await runOnFakeClock(
       limiter.acquire('k-leave').then((r) => {
@@ -105,7 +105,7 @@ describe('the process rate limiter at its edges', () => {
 
   it('leaves no timer behind when the last waiter aborts during the wait after its p-throttle slot', async () => {
     // p-throttle's slot comes at ~1025 ms; the wait for the answer (answerWaitLimit 3000) keeps the turn longer.
-    const limiter = createProcessRateLimiter({ answerWaitLimit: 3000 });
+    const limiter = createProcessRateLimiter({ answerWaitLimit: 3000, waitForAnswer: true });
     const first = await runOnFakeClock(grantTime(limiter.acquire('k-late')));
     const controller = new AbortController();
     const queued = limiter.acquire('k-late', controller.signal).catch((e: unknown) => e);

@@ -1,0 +1,145 @@
+// Issue 13: the default spacing reaches the limit when answers are slow, holds a request that is still being written,
+// and widens after a 429.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createProcessRateLimiter, type ReleaseSlot, ServiceClient } from 'invoicing-service-sdk';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { watchWrite } from '../../src/client/write-tracker.js';
+import { elapse, runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
+import { recordingFetch } from '../helpers/fake-fetch.js';
+import { freshKey, validModel } from '../helpers/model.js';
+
+const grantTime = (acquired: Promise<ReleaseSlot | undefined | void>) =>
+  acquired.then((release) => ({ at: performance.now(), release: release ?? undefined }));
+
+describe('the default spacing, on a fake clock', () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps a key at the limit when every answer takes 1.5 s: 5 calls start about 1 s apart', async () => {
+    const { fetch, calls } = recordingFetch(
+      ...Array.from(
+        { length: 5 },
+        () => () =>
+          new Promise<Response>((resolve) =>
+            setTimeout(() => resolve(Response.json({ success: true, message: 'ok' })), 1500),
+          ),
+      ),
+    );
+    const client = new ServiceClient({
+      apiKey: freshKey('slow'),
+      baseUrl: 'https://service.test/api/partner',
+      fetch,
+      rateLimiter: createProcessRateLimiter(),
+    });
+    await runOnFakeClock(Promise.all([0, 1, 2, 3, 4].map((i) => client.createEwayBill(`d${i}`, validModel()))));
+    const starts = calls.map((c) => c.at);
+    const gaps = starts.slice(1).map((t, i) => t - (starts[i] ?? 0));
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThanOrEqual(1000);
+      expect(gap).toBeLessThan(1060); // 0.94 of the limit at worst; the answer-anchored policy gave 2500 here
+    }
+  });
+
+  it('does not start the next request while the previous one is still being written', async () => {
+    const limiter = createProcessRateLimiter();
+    const first = await runOnFakeClock(grantTime(limiter.acquire('k-write')));
+    first.release?.sent?.();
+    first.release?.leaving?.(); // a cold connection: the bytes are not out yet
+    const next = grantTime(limiter.acquire('k-write'));
+    await elapse(1300);
+    let granted = false;
+    void next.then(() => {
+      granted = true;
+    });
+    await elapse(1);
+    expect(granted).toBe(false); // 1300 ms after its grant, the first request is still being written
+    const writtenAt = performance.now();
+    first.release?.sent?.(); // written now
+    const { at } = await runOnFakeClock(next);
+    expect(at - writtenAt).toBeGreaterThanOrEqual(1000);
+    expect(at - writtenAt).toBeLessThan(1060);
+  });
+
+  it('bounds the hold for a write that is never reported by answerWaitLimit', async () => {
+    const limiter = createProcessRateLimiter({ answerWaitLimit: 500 });
+    const first = await runOnFakeClock(grantTime(limiter.acquire('k-stuck')));
+    first.release?.leaving?.();
+    const { at } = await runOnFakeClock(grantTime(limiter.acquire('k-stuck')));
+    expect(at - first.at).toBeGreaterThanOrEqual(1500);
+    expect(at - first.at).toBeLessThan(1560);
+  });
+
+  it('widens the spacing after a 429 and gives it back over the following answers', async () => {
+    const limiter = createProcessRateLimiter();
+    const a = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
+    a.release?.({ rateLimited: true });
+    const b = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
+    expect(b.at - a.at).toBeGreaterThanOrEqual(1250);
+    b.release?.({ rateLimited: true });
+    const c = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
+    expect(c.at - b.at).toBeGreaterThanOrEqual(1500); // doubled
+    let last = c;
+    for (let i = 0; i < 6; i++) {
+      last.release?.();
+      const next = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
+      if (i === 5) expect(next.at - last.at).toBeLessThan(1060); // decayed back to the base spacing
+      last = next;
+    }
+    last.release?.();
+  });
+});
+
+describe("Node's fetch reports when a request was written", () => {
+  it('calls leaving, then written, for the watched POST, and nothing for another URL', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('{}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}/api/v2/ewaybill/doc%201`;
+    const events: string[] = [];
+    const other: string[] = [];
+    try {
+      const stop = watchWrite(url, { leaving: () => events.push('leaving'), written: () => events.push('written') });
+      const stopOther = watchWrite(`http://127.0.0.1:${port}/api/v2/ewaybill/other`, {
+        leaving: () => other.push('leaving'),
+        written: () => other.push('written'),
+      });
+      await fetch(url, { method: 'POST', body: '{"a":1}' }).then((r) => r.text());
+      stop();
+      stopOther();
+      expect(events).toEqual(['leaving', 'written']);
+      expect(other).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('what the client tells its limiter', () => {
+  it('reports a 429 as rateLimited, and any other answer as not', async () => {
+    const outcomes: unknown[] = [];
+    const rateLimiter = {
+      acquire: async () => Object.assign((outcome?: unknown) => outcomes.push(outcome), { sent: () => {} }),
+    };
+    const answers = [
+      () =>
+        Response.json(
+          { success: false, error_code: 'RATE_LIMITED', message: 'slow', errors: {} },
+          { status: 429, headers: { 'retry-after': '0' } },
+        ),
+      () => Response.json({ success: true, message: 'ok' }),
+    ];
+    const { fetch } = recordingFetch(...answers);
+    const client = new ServiceClient({
+      apiKey: freshKey('out'),
+      baseUrl: 'https://service.test/api',
+      fetch,
+      rateLimiter,
+    });
+    await client.createEwayBill('doc', validModel());
+    expect(outcomes).toEqual([{ rateLimited: true }, { rateLimited: false }]);
+  });
+});
