@@ -10,9 +10,10 @@ import { buildEwayBillModel } from '../dist/testing.js';
 const KEYS = Number(process.env.KEYS ?? 200);
 const CALLS = Number(process.env.CALLS ?? 5);
 const DEADLINE_MS = 60_000;
-// SPACING=start measures the alternative: spacing request starts only (waitForAnswer: false).
-const SPACING = process.env.SPACING === 'start' ? 'start' : 'answer';
-const rateLimiter = SPACING === 'start' ? createProcessRateLimiter({ waitForAnswer: false }) : undefined;
+// The default spaces each key's requests from the moment each was written; SPACING=answer measures the 0.1 policy
+// (waitForAnswer: true), which also waits for the previous answer.
+const SPACING = process.env.SPACING === 'answer' ? 'answer' : 'start';
+const rateLimiter = SPACING === 'answer' ? createProcessRateLimiter({ waitForAnswer: true }) : undefined;
 
 const child = fork(new URL('./load-server.mjs', import.meta.url), { env: { ...process.env, KEYS, CALLS } });
 const [ready] = await once(child, 'message');

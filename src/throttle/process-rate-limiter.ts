@@ -41,8 +41,6 @@ interface KeyState {
   lastStart: number;
   /** The requests started and not yet released, each with its start time. */
   inFlight: Set<InFlight>;
-  /** Extra spacing learnt from 429s: widened after one, decayed by each answer that was not one. */
-  extraMargin: number;
   /** The latest time by which an ended request had reached the service, as far as the client can tell. */
   arrivalBound: number;
   /** Woken at each release. */
@@ -66,6 +64,13 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
   const waitForAnswer = options.waitForAnswer ?? false;
   const answerWaitLimit = checkOption('answerWaitLimit', options.answerWaitLimit ?? 1000, 0, true);
   const keys = new Map<string, KeyState>();
+  // Extra spacing learnt from 429s. A 429 says the service saw two requests of a key closer than its interval, which
+  // means it counts them later than they were written (a busy gateway, a queue): a property of the service, so it is
+  // learnt for every key. It doubles on each 429 (from a quarter interval, up to a whole one) and halves every 30 s.
+  let learnt = 0;
+  let learntAt = Number.NEGATIVE_INFINITY;
+  const LEARNT_HALF_LIFE_MS = 30_000;
+  const extraMargin = (now: number) => (learnt === 0 ? 0 : learnt * 0.5 ** ((now - learntAt) / LEARNT_HALF_LIFE_MS));
   /** Sweeps idle keys while any are held; unref'd, so it never keeps the process alive. */
   let sweeper: ReturnType<typeof setInterval> | undefined;
 
@@ -118,7 +123,6 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
         slotPending: false,
         lastStart: Number.NEGATIVE_INFINITY,
         inFlight: new Set(),
-        extraMargin: 0,
         arrivalBound: Number.NEGATIVE_INFINITY,
         releaseListeners: new Set(),
       };
@@ -130,7 +134,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
 
   /** The earliest time the next request of the key may start. */
   function earliestStart(state: KeyState): number {
-    let earliest = state.lastStart + interval + state.extraMargin;
+    let earliest = state.lastStart + interval + extraMargin(performance.now());
     // A request still being written may arrive at any moment: wait for its `sent()` (which wakes this turn), or assume
     // it arrived `answerWaitLimit` after its grant.
     for (const r of state.inFlight)
@@ -170,12 +174,11 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       if (released) return;
       released = true;
       state.inFlight.delete(request);
-      // A 429 says the spacing was too tight for the service: widen it, up to a whole interval; each other answer
-      // gives back a tenth of an interval, so one 429 costs about ten requests of slack.
-      state.extraMargin =
-        outcome?.rateLimited === true
-          ? Math.min(interval, Math.max(state.extraMargin * 2, interval / 4))
-          : Math.max(0, state.extraMargin - interval / 10);
+      if (outcome?.rateLimited === true) {
+        const now = performance.now();
+        learnt = Math.min(interval, Math.max(extraMargin(now) * 2, interval / 4));
+        learntAt = now;
+      }
       state.arrivalBound = Math.max(state.arrivalBound, Math.min(performance.now(), request.start + answerWaitLimit));
       wakeWaiting();
       settleIdle(id, state);

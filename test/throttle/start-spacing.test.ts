@@ -70,23 +70,29 @@ describe('the default spacing, on a fake clock', () => {
     expect(at - first.at).toBeLessThan(1560);
   });
 
-  it('widens the spacing after a 429 and gives it back over the following answers', async () => {
+  it('widens the spacing of every key after a 429, doubling on another, and halves it every 30 s', async () => {
     const limiter = createProcessRateLimiter();
     const a = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
     a.release?.({ rateLimited: true });
     const b = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
-    expect(b.at - a.at).toBeGreaterThanOrEqual(1250);
+    expect(b.at - a.at).toBeGreaterThanOrEqual(1240); // 250 ms, less its decay while waiting
     b.release?.({ rateLimited: true });
     const c = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
-    expect(c.at - b.at).toBeGreaterThanOrEqual(1500); // doubled
-    let last = c;
-    for (let i = 0; i < 6; i++) {
-      last.release?.();
-      const next = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
-      if (i === 5) expect(next.at - last.at).toBeLessThan(1060); // decayed back to the base spacing
-      last = next;
-    }
-    last.release?.();
+    expect(c.at - b.at).toBeGreaterThanOrEqual(1490); // about doubled (500 ms, less its decay since)
+    c.release?.();
+    // Another key learns it too: its second request waits the wider spacing.
+    const other = await runOnFakeClock(grantTime(limiter.acquire('k-other')));
+    other.release?.();
+    const otherNext = await runOnFakeClock(grantTime(limiter.acquire('k-other')));
+    expect(otherNext.at - other.at).toBeGreaterThanOrEqual(1400);
+    otherNext.release?.();
+    // Two minutes later (four half-lives), the extra is a sixteenth: about 30 ms.
+    await vi.advanceTimersByTimeAsync(120_000);
+    const d = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
+    d.release?.();
+    const e = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
+    expect(e.at - d.at).toBeLessThan(1060);
+    e.release?.();
   });
 });
 
