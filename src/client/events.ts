@@ -12,6 +12,10 @@ export interface RequestEvent {
   readonly url: string;
   /** 1 for the first attempt. */
   readonly attempt: number;
+  /** The document the call is for, as given to `createEwayBill`: ties the event to its invoice in a batch. */
+  readonly docHashId: string;
+  /** Milliseconds this attempt waited for its key's rate-limit slot before it was sent. */
+  readonly queuedMs: number;
 }
 
 /** A response arrived, or the attempt failed without one. */

@@ -124,7 +124,7 @@ export class ServiceClient {
     }
     this.#preflight(parsed.data);
     const url = `${this.#options.baseUrl}/v2/ewaybill/${encodeURIComponent(docHashId)}`;
-    const answer = await this.#send(url, JSON.stringify(parsed.data), callOptions);
+    const answer = await this.#send(docHashId, url, JSON.stringify(parsed.data), callOptions);
     const { message } = answer.json as { message?: unknown };
     return { success: true, message: typeof message === 'string' ? message : '' };
   }
@@ -173,7 +173,7 @@ export class ServiceClient {
   }
 
   /** Sends with rate limiting and retries; resolves only to a success answer, otherwise throws the typed error. */
-  async #send(url: string, body: string, options: RequestOptions): Promise<AnswerInfo> {
+  async #send(docHashId: string, url: string, body: string, options: RequestOptions): Promise<AnswerInfo> {
     const timeout = resolveTimeout(options.timeout, this.#options.timeout, 'options.timeout');
     const maxRetries = resolveRetries(options.maxRetries, this.#options.maxRetries, 'options.maxRetries');
     const { signal } = options;
@@ -183,13 +183,15 @@ export class ServiceClient {
     const { hooks, logger } = this.#options;
     for (let attempt = 1; ; attempt++) {
       let release: ReleaseSlot | undefined;
+      const queuedSince = performance.now();
       try {
         const granted = await this.#limiter.acquire(keyId, signal);
         release = typeof granted === 'function' ? granted : undefined;
       } catch (error) {
         throw signal?.aborted ? abortError(signal) : error;
       }
-      emit(hooks, logger, 'onRequest', { ...request, attempt });
+      const context = { ...request, attempt, docHashId, queuedMs: Math.round(performance.now() - queuedSince) };
+      emit(hooks, logger, 'onRequest', context);
       const started = performance.now();
       let error: unknown;
       try {
@@ -213,8 +215,7 @@ export class ServiceClient {
           })
           .finally(() => release?.(outcome));
         const done = {
-          ...request,
-          attempt,
+          ...context,
           status: answer.status,
           durationMs: Math.round(performance.now() - started),
         };
@@ -229,14 +230,13 @@ export class ServiceClient {
         if (!(thrown instanceof ServiceError)) {
           // The caller's AbortError: close the attempt for tracing hooks, then let it through.
           const durationMs = Math.round(performance.now() - started);
-          emit(hooks, logger, 'onResponse', { ...request, attempt, status: undefined, durationMs, code: 'ABORTED' });
+          emit(hooks, logger, 'onResponse', { ...context, status: undefined, durationMs, code: 'ABORTED' });
           throw thrown;
         }
         error = thrown;
         const durationMs = Math.round(performance.now() - started);
         emit(hooks, logger, 'onResponse', {
-          ...request,
-          attempt,
+          ...context,
           status: undefined,
           durationMs,
           code: thrown.code,
@@ -247,7 +247,7 @@ export class ServiceClient {
           ? undefined
           : this.#retryPolicy({ error, attempt, retryWhenMaybeSent: options.retryWhenMaybeSent === true });
       if (delayMs === undefined) throw error;
-      emit(hooks, logger, 'onRetry', { ...request, attempt, reason: (error as ServiceError).code, delayMs });
+      emit(hooks, logger, 'onRetry', { ...context, reason: (error as ServiceError).code, delayMs });
       await abortableDelay(delayMs, signal);
     }
   }
