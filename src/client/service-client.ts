@@ -33,8 +33,6 @@ export interface EwayBillResult {
   readonly message: string;
 }
 
-const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-
 /**
  * The client of the invoicing service. Create one per API key (per company) and reuse it; clients of the same key
  * share the key's rate limit of 1 request per second anywhere in the process.
@@ -60,6 +58,7 @@ export class ServiceClient {
   #keyId: Promise<string> | undefined;
 
   constructor(options: ServiceClientOptions = {}) {
+    installInspect();
     const { apiKey, resolved } = resolveOptions(options);
     this.#apiKey = apiKey;
     this.#redact = redactor(apiKey);
@@ -258,9 +257,6 @@ export class ServiceClient {
     return { baseUrl, apiKey: '[redacted]', timeout, maxRetries };
   }
 
-  [INSPECT](): string {
-    return `ServiceClient ${JSON.stringify(this.toJSON())}`;
-  }
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -285,4 +281,21 @@ function parseModel(model: unknown): ReturnType<typeof EwayBillModelSchema.safeP
     const why = error instanceof Error ? error.message : describeValue(error);
     return new ValidationError('e-way bill model', [validationIssue([], `could not be read: ${why.slice(0, 200)}`)]);
   }
+}
+
+/**
+ * Gives `util.inspect` a one-line view of a client (without the key), installed on the first construction rather than
+ * as a computed method in the class body: a class with a computed key is not tree-shakable, so every bundle that
+ * imported anything from the SDK used to carry the whole client.
+ */
+function installInspect(): void {
+  const inspect = Symbol.for('nodejs.util.inspect.custom');
+  if (Object.hasOwn(ServiceClient.prototype, inspect)) return;
+  Object.defineProperty(ServiceClient.prototype, inspect, {
+    value(this: ServiceClient): string {
+      return `ServiceClient ${JSON.stringify(this.toJSON())}`;
+    },
+    configurable: true,
+    writable: true,
+  });
 }
