@@ -1,24 +1,11 @@
 // Measure 4: what a browser bundle of one import costs: esbuild (bundle, minify, platform browser, ESM), then gzip -9.
 // Each entry is also built with zod external: the difference is zod's share. Entries resolve through the package's
 // own `exports` map, so a subpath that dist does not have is skipped with a note.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { KiB, ROOT, row } from './common.mjs';
+import { entryPath, KiB, ROOT, row } from './common.mjs';
 
 export const title = 'bundle sizes (esbuild, browser, min+gzip)';
-
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-
-/** The ESM file of a subpath of the package's `exports`, or undefined when the map or dist lacks it. */
-function entryFile(subpath) {
-  const target = pkg.exports?.[subpath];
-  const file = typeof target === 'string' ? target : (target?.import?.default ?? target?.import ?? target?.default);
-  if (typeof file !== 'string') return undefined;
-  const path = join(ROOT, file);
-  return existsSync(path) ? path : undefined;
-}
 
 async function gzipSize(contents, external) {
   const result = await build({
@@ -44,14 +31,18 @@ async function measure(contents) {
 const kib = (bytes) => `${KiB(bytes).toFixed(1)} KiB`;
 
 export async function run({ notes }) {
-  const root = entryFile('.');
+  const root = entryPath('.');
   if (!root) throw new Error('dist/index.js is missing: run npm run build');
   const cases = [
-    { label: '{ ServiceClient } from the root', contents: `export { ServiceClient } from ${JSON.stringify(root)};`, goal: 30 },
+    {
+      label: '{ ServiceClient } from the root',
+      contents: `export { ServiceClient } from ${JSON.stringify(root)};`,
+      goal: 30,
+    },
     { label: '{ verifyWebhook } from the root', contents: `export { verifyWebhook } from ${JSON.stringify(root)};` },
     { label: '{ SDK_VERSION } from the root', contents: `export { SDK_VERSION } from ${JSON.stringify(root)};` },
   ];
-  const webhooks = entryFile('./webhooks');
+  const webhooks = entryPath('./webhooks');
   if (webhooks) {
     cases.push({
       label: '{ verifyWebhook } from invoicing-service-sdk/webhooks',
@@ -78,7 +69,15 @@ export async function run({ notes }) {
     ),
   );
   if (!webhooks) {
-    rows.push(row('  { verifyWebhook } from invoicing-service-sdk/webhooks', 'skipped: no such entry in dist', undefined, '≤ 12 KiB', false));
+    rows.push(
+      row(
+        '  { verifyWebhook } from invoicing-service-sdk/webhooks',
+        'skipped: no such entry in dist',
+        undefined,
+        '≤ 12 KiB',
+        false,
+      ),
+    );
   }
   return rows;
 }

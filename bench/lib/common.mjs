@@ -1,11 +1,24 @@
 // Shared helpers of the benchmark driver: statistics, formatting, child processes and the request fixture.
 import { fork } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export const QUICK = process.env.BENCH_QUICK === '1';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DIST = new URL('../../dist/', import.meta.url);
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+
+/** The ESM file of a subpath of the package's `exports` (`'.'`, `'./webhooks'`), or undefined when the map or dist lacks it. */
+export function entryPath(subpath) {
+  const target = pkg.exports?.[subpath];
+  const file = typeof target === 'string' ? target : (target?.import?.default ?? target?.import ?? target?.default);
+  if (typeof file !== 'string') return undefined;
+  const path = join(ROOT, file);
+  return existsSync(path) ? path : undefined;
+}
 
 /** A number from the environment, or the quick / full default. */
 export function envNumber(name, full, quick = full) {
@@ -105,7 +118,13 @@ export function row(measure, figure, reference, goal, pass) {
 /** Prints rows as a Markdown table (readable in a terminal, pasteable into docs). */
 export function printTable(rows) {
   const header = ['measure', 'figure: median (min–max)', 'peers / reference', 'goal', ''];
-  const cells = rows.map((r) => [r.measure, r.figure, r.reference, r.goal, r.pass === undefined ? '' : r.pass ? '✓' : '✗']);
+  const cells = rows.map((r) => [
+    r.measure,
+    r.figure,
+    r.reference,
+    r.goal,
+    r.pass === undefined ? '' : r.pass ? '✓' : '✗',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (cols) => `| ${cols.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   console.log(line(header));

@@ -35,8 +35,8 @@ async function pThrottleWork() {
   const jobs = [];
   for (let k = 0; k < KEYS; k++) {
     const key = `bench_key_${k}_0123456789`;
-    let throttled = throttles.get(key);
-    if (!throttled) throttles.set(key, (throttled = pThrottle({ limit: 1, interval: 1000, strict: true })(send)));
+    if (!throttles.has(key)) throttles.set(key, pThrottle({ limit: 1, interval: 1000, strict: true })(send));
+    const throttled = throttles.get(key);
     for (let c = 0; c < CALLS; c++) jobs.push(throttled(key, `doc-${k}-${c}`));
   }
   return Promise.allSettled(jobs);

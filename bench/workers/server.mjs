@@ -19,8 +19,8 @@ const server = createServer((req, res) => {
   const arrival = performance.now();
   requests++;
   const key = req.headers.authorization ?? '';
-  let state = keys.get(key);
-  if (!state) keys.set(key, (state = { arrivals: [], statuses: [] }));
+  if (!keys.has(key)) keys.set(key, { arrivals: [], statuses: [] });
+  const state = keys.get(key);
   const previous = state.arrivals.at(-1);
   state.arrivals.push(arrival);
   const limited = INTERVAL_MS > 0 && previous !== undefined && arrival - previous < INTERVAL_MS;
@@ -29,7 +29,10 @@ const server = createServer((req, res) => {
   req.on('end', () => {
     const answer = () => {
       const body = limited ? LIMITED : SUCCESS;
-      res.writeHead(limited ? 429 : 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(limited ? 429 : 200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(body);
     };
     const delay = limited || DELAY_MS === 0 ? 0 : DELAY_MS + (Math.random() * 2 - 1) * JITTER_MS;
