@@ -47,7 +47,7 @@ export async function run() {
       `  heap after ${(IDLE_MS / 1000).toFixed(0)} s idle (no other call), after GC, over the start`,
       delta(idleGrowth),
       `p-throttle ${delta(bareIdle.heapAfterIdle - bareIdle.heapStart)}`,
-      'start ± 10 MB',
+      'start ± 10 MiB',
       Math.abs(idleGrowth) <= 10 * 1024 * 1024,
     ),
   ];
