@@ -4,7 +4,8 @@ import { envNumber, fixed, row, spread, startWorker, summary } from './common.mj
 export const title = 'client CPU per loopback POST vs raw fetch';
 
 export async function run() {
-  // BENCH_CPU_N sequential requests per variant in all, split into BENCH_CPU_ROUNDS interleaved rounds.
+  // BENCH_CPU_N sequential requests per variant in all, split into BENCH_CPU_ROUNDS rounds; within a round the
+  // variants take turns request by request, in random order (see bench/workers/cpu-client.mjs).
   const TOTAL = envNumber('BENCH_CPU_N', 3000, 400);
   const ROUNDS = envNumber('BENCH_CPU_ROUNDS', 6, 2);
   const N = Math.max(1, Math.round(TOTAL / ROUNDS));
@@ -22,7 +23,7 @@ export async function run() {
     const x = (s) => spread(s, fixed(2), '×');
     const usText = (name) => `${spread(us(name), fixed(0))} µs`;
     const kyRatio = ratio('ky');
-    const label = `client CPU per request, loopback POST, ${N * ROUNDS} sequential (${ROUNDS} interleaved rounds), ratio to raw fetch`;
+    const label = `client CPU per request, loopback POST, ${N * ROUNDS} sequential per variant, interleaved, ${ROUNDS} rounds, ratio to raw fetch`;
     return [
       row(`${label}: raw fetch`, `1.00× = ${usText('fetch')}`, undefined, 'reference'),
       row(`  ky alone`, `${x(kyRatio)} = ${usText('ky')}`, undefined, 'reference'),

@@ -11,7 +11,7 @@ const entryUrl = (subpath) => {
 };
 
 export async function run({ notes }) {
-  const ROUNDS = envNumber('BENCH_IMPORT_ROUNDS', 9, 3);
+  const ROUNDS = envNumber('BENCH_IMPORT_ROUNDS', 7, 3);
   const targets = { bare: '', ky: 'ky', root: entryUrl('.') };
   const webhooks = entryUrl('./webhooks');
   if (webhooks) targets.webhooks = webhooks;

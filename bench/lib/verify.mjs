@@ -6,7 +6,7 @@ export const title = 'verifyWebhook vs bare HMAC';
 
 export async function run() {
   const ROUNDS = envNumber('BENCH_VERIFY_ROUNDS', 7, 3);
-  const ROUND_MS = envNumber('BENCH_VERIFY_ROUND_MS', 400, 150);
+  const ROUND_MS = envNumber('BENCH_VERIFY_ROUND_MS', 300, 150);
   const worker = startWorker('verify.mjs', { env: { ROUNDS, ROUND_MS } });
   await worker.done();
   const rounds = worker.all().map((r) => r.result);

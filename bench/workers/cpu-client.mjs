@@ -1,5 +1,5 @@
-// Client CPU per request: N sequential loopback POSTs per variant per round, the variants interleaved in each round
-// (the order rotates), CPU of this process only (the server is another process). Prints one JSON line per round.
+// Client CPU per request: N sequential loopback POSTs per variant per round, CPU of this process only (the server is
+// another process). Prints one JSON line per round.
 import ky from 'ky';
 import { ServiceClient } from '../../dist/index.js';
 import { check, model, noWaitLimiter, report } from './fixture.mjs';
@@ -36,20 +36,34 @@ for (const [name, fn] of Object.entries(variants)) {
   for (let i = 0; i < WARMUP; i++) check((await fn()) === true, `${name} did not get a success answer`);
 }
 
-for (let round = 0; round < ROUNDS; round++) {
-  const result = {};
-  for (let v = 0; v < names.length; v++) {
-    const name = names[(v + round) % names.length];
-    const fn = variants[name];
-    globalThis.gc();
-    const cpu = process.cpuUsage();
-    const start = performance.now();
-    for (let i = 0; i < N; i++) await fn();
-    const used = process.cpuUsage(cpu);
-    result[name] = {
-      cpuUs: (used.user + used.system) / N,
-      wallUs: ((performance.now() - start) * 1000) / N,
-    };
+// Interleaved at the finest grain: each step of a round is one request of every variant, in a fresh random order (so
+// no variant always follows the same one), each bracketed by process.cpuUsage(). Calls are sequential, so a request's
+// own work happens inside its bracket; work one variant leaves behind (a GC, a timer) lands on others at random.
+let seed = 12_345;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+  return seed / 2_147_483_648;
+};
+const order = [...names];
+const shuffle = () => {
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
   }
-  report({ round, result });
+  return order;
+};
+for (let round = 0; round < ROUNDS; round++) {
+  const cpuUs = Object.fromEntries(names.map((name) => [name, 0]));
+  globalThis.gc();
+  const start = performance.now();
+  for (let i = 0; i < N; i++) {
+    for (const name of shuffle()) {
+      const before = process.cpuUsage();
+      await variants[name]();
+      const used = process.cpuUsage(before);
+      cpuUs[name] += used.user + used.system;
+    }
+  }
+  const result = Object.fromEntries(names.map((name) => [name, { cpuUs: cpuUs[name] / N }]));
+  report({ round, result, wallMs: performance.now() - start });
 }
