@@ -1,0 +1,50 @@
+// Measure 8: BENCH_ABORT_CALLS calls queued on one key (default limiter, stub fetch), then all aborted through their
+// own signals, in a fresh process: time from the first abort until all have settled, and the longest event-loop block.
+// A run that has not finished after BENCH_ABORT_LIMIT_S seconds is stopped and reported as slower than that.
+import { envNumber, row, startWorker } from './common.mjs';
+
+export const title = 'abort a long queue on one key';
+
+export async function run() {
+  const CALLS = envNumber('BENCH_ABORT_CALLS', 100_000, 10_000);
+  const ORDER = process.env.BENCH_ABORT_ORDER ?? 'fifo';
+  const LIMIT_S = envNumber('BENCH_ABORT_LIMIT_S', 45, 20);
+  const worker = startWorker('abort.mjs', { env: { CALLS, ORDER } });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    worker.child.kill();
+  }, LIMIT_S * 1000);
+  let r;
+  try {
+    r = await worker.next();
+    await worker.done();
+  } catch (error) {
+    if (!timedOut) throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  const label = `${CALLS.toLocaleString('en-US')} calls queued on one key, then all aborted (${ORDER} order)`;
+  if (!r) {
+    return [
+      row(`${label}: time to abort all`, `> ${LIMIT_S} s (stopped)`, undefined, '< 200 ms', false),
+      row('  longest event-loop block while aborting', `> ${LIMIT_S} s (stopped)`, undefined, '< 200 ms', false),
+    ];
+  }
+  return [
+    row(
+      `${label}: time to abort all`,
+      `${r.allSettledMs.toFixed(0)} ms (abort() loop ${r.abortLoopMs.toFixed(0)} ms)`,
+      `queueing the calls took ${(r.queueMs / 1000).toFixed(1)} s`,
+      '< 200 ms',
+      r.allSettledMs < 200,
+    ),
+    row(
+      '  longest event-loop block while aborting',
+      `${r.longestBlockMs.toFixed(0)} ms`,
+      `${r.aborted.toLocaleString('en-US')} AbortErrors, ${r.fulfilled} sent`,
+      '< 200 ms',
+      r.longestBlockMs < 200,
+    ),
+  ];
+}

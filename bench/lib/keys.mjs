@@ -1,0 +1,56 @@
+// Measure 3: BENCH_KEYS keys × 3 calls with a stub fetch, the SDK against bare p-throttle per key, each in a fresh
+// process: wall time, peak RSS, heap after GC, and heap after BENCH_IDLE_MS idle (no further call) then GC.
+// p-throttle runs first; the SDK starts when p-throttle's calls are done, so their idle waits overlap.
+import { envNumber, fixed, MiB, row, startWorker } from './common.mjs';
+
+export const title = 'many keys × 3 calls, stub fetch: SDK vs bare p-throttle per key';
+
+export async function run() {
+  const KEYS = envNumber('BENCH_KEYS', 10_000, 1000);
+  const IDLE_MS = envNumber('BENCH_IDLE_MS', 35_000, 3000);
+  const env = { KEYS, CALLS: 3, IDLE_MS };
+  const bare = startWorker('keys.mjs', { env: { ...env, MODE: 'pthrottle' } });
+  const bareWork = await bare.next();
+  const sdk = startWorker('keys.mjs', { env: { ...env, MODE: 'sdk' } });
+  const sdkWork = await sdk.next();
+  const [bareIdle, sdkIdle] = await Promise.all([bare.next(), sdk.next()]);
+  await Promise.all([bare.done(), sdk.done()]);
+
+  const mib = (bytes) => `${MiB(bytes).toFixed(0)} MiB`;
+  const delta = (bytes) => `${bytes >= 0 ? '+' : ''}${MiB(bytes).toFixed(1)} MiB`;
+  const wallRatio = sdkWork.wallMs / bareWork.wallMs;
+  const rssRatio = sdkWork.peakRss / bareWork.peakRss;
+  const idleGrowth = sdkIdle.heapAfterIdle - sdkIdle.heapStart;
+  // The goal is ± 10 MiB at 10,000 keys; fewer keys get a proportional share, with 2 MiB for the heap's own noise.
+  const idleRoom = Math.max(2, (10 * KEYS) / 10_000);
+  const label = `${KEYS.toLocaleString('en-US')} keys × 3 calls, stub fetch, one fresh process each`;
+  return [
+    row(
+      `${label}: wall time`,
+      `${(sdkWork.wallMs / 1000).toFixed(2)} s = ${fixed(2)(wallRatio)}× p-throttle`,
+      `bare p-throttle per key ${(bareWork.wallMs / 1000).toFixed(2)} s; ideal 2 s`,
+      '≤ 1.3× p-throttle',
+      wallRatio <= 1.3,
+    ),
+    row(
+      '  peak RSS',
+      `${mib(sdkWork.peakRss)} = ${fixed(2)(rssRatio)}× p-throttle`,
+      `p-throttle ${mib(bareWork.peakRss)}`,
+      '≤ 1.5× p-throttle',
+      rssRatio <= 1.5,
+    ),
+    row(
+      '  heap after the calls, after GC, over the start',
+      delta(sdkWork.heapAfterWork - sdkWork.heapStart),
+      `p-throttle ${delta(bareWork.heapAfterWork - bareWork.heapStart)}`,
+      undefined,
+    ),
+    row(
+      `  heap after ${(IDLE_MS / 1000).toFixed(0)} s idle (no other call), after GC, over the start`,
+      delta(idleGrowth),
+      `p-throttle ${delta(bareIdle.heapAfterIdle - bareIdle.heapStart)}`,
+      `start ± ${idleRoom.toFixed(0)} MiB`,
+      Math.abs(idleGrowth) <= idleRoom * 1024 * 1024,
+    ),
+  ];
+}

@@ -1,0 +1,65 @@
+// What the client-side workers share: a valid e-way bill model (built here, so the testing kit and msw are not
+// loaded into a measured process), a stub fetch, and a rate limiter that never waits.
+
+const today = new Date();
+const pad = (n) => String(n).padStart(2, '0');
+
+/** A model that passes the schema and the preflight (no warnings), as the testing kit's fixture. */
+export const model = {
+  supply_type: 'Outward',
+  sub_supply_type: 'Supply',
+  transporter_doc_date: `${pad(today.getDate())}-${pad(today.getMonth() + 1)}-${today.getFullYear()}`,
+  transport_mode: 'Road',
+  vehicle_type: 'Regular',
+  vehicle_number: 'MH12AB1234',
+  transporter_name: 'Deccan Roadways',
+  transporter_doc_number: 'LR-1001',
+  dispatch_from: {
+    addr_id: 1,
+    address_line1: '12 MG Road',
+    address_line2: 'Camp',
+    city: 'Pune',
+    state: 'MAHARASHTRA',
+    country: 'India',
+    pincode: '411001',
+  },
+  dispatch_to: {
+    addr_id: 2,
+    address_line1: '4 Park Street',
+    address_line2: 'Park Circus',
+    city: 'Kolkata',
+    state: 'WEST BENGAL',
+    country: 'India',
+    pincode: '700016',
+  },
+};
+
+export const SUCCESS_BODY = JSON.stringify({ success: true, message: 'E-way bill generated' });
+
+/** A fetch that answers the service's success answer at once, without any network. */
+export const stubFetch = async () =>
+  new Response(SUCCESS_BODY, { status: 200, headers: { 'content-type': 'application/json' } });
+
+/** A rate limiter that lets every request start at once: measures the client's own work, not its waiting. */
+export const noWaitLimiter = { acquire: async () => undefined };
+
+/** Fails the worker loudly when the SDK's failure would otherwise turn into a figure. */
+export function check(condition, message) {
+  if (!condition) {
+    console.error(`benchmark check failed: ${message}`);
+    process.exit(2);
+  }
+}
+
+/** Prints one JSON line for the driver. */
+export const report = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+/** Full GC twice (weak references and finalizers settle on the second), then the heap in bytes. */
+export async function heapAfterGc() {
+  for (let i = 0; i < 2; i++) {
+    globalThis.gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  globalThis.gc();
+  return process.memoryUsage().heapUsed;
+}

@@ -1,0 +1,64 @@
+// KEYS keys × CALLS calls fired at once with a stub fetch, in a fresh process: MODE=sdk (a ServiceClient per key, the
+// default process-wide limiter) or MODE=pthrottle (bare p-throttle per key: a Map of
+// pThrottle({ limit: 1, interval: 1000, strict: true }), the same stub fetch, the answer read as JSON).
+// Prints {phase:'work'} when every call has settled (wall, peak RSS, heap after GC), then waits IDLE_MS without
+// another call and prints {phase:'idle'} with the heap after GC. Nothing is kept referenced after the work.
+import { check, heapAfterGc, model, report, stubFetch } from './fixture.mjs';
+
+const MODE = process.env.MODE;
+const KEYS = Number(process.env.KEYS ?? 10_000);
+const CALLS = Number(process.env.CALLS ?? 3);
+const IDLE_MS = Number(process.env.IDLE_MS ?? 35_000);
+const baseUrl = 'https://bench.invalid/api/partner';
+
+async function sdkWork() {
+  const { ServiceClient } = await import('../../dist/index.js');
+  const jobs = [];
+  for (let k = 0; k < KEYS; k++) {
+    const client = new ServiceClient({ apiKey: `bench_key_${k}_0123456789`, baseUrl, fetch: stubFetch });
+    for (let c = 0; c < CALLS; c++) jobs.push(client.createEwayBill(`doc-${k}-${c}`, model));
+  }
+  return Promise.allSettled(jobs);
+}
+
+async function pThrottleWork() {
+  const { default: pThrottle } = await import('p-throttle');
+  const throttles = new Map();
+  const send = async (key, doc) => {
+    const response = await stubFetch(`${baseUrl}/v2/ewaybill/${doc}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(model),
+    });
+    return response.json();
+  };
+  const jobs = [];
+  for (let k = 0; k < KEYS; k++) {
+    const key = `bench_key_${k}_0123456789`;
+    if (!throttles.has(key)) throttles.set(key, pThrottle({ limit: 1, interval: 1000, strict: true })(send));
+    const throttled = throttles.get(key);
+    for (let c = 0; c < CALLS; c++) jobs.push(throttled(key, `doc-${k}-${c}`));
+  }
+  return Promise.allSettled(jobs);
+}
+
+// Load the code under test (and Node's lazily loaded fetch classes, zod's compiled schema) before the starting heap
+// is taken, so the figures are what the calls leave.
+if (MODE === 'sdk') (await import('../../dist/index.js')).EwayBillModelSchema.safeParse(model);
+else if (MODE === 'pthrottle') await import('p-throttle');
+else check(false, `MODE must be sdk or pthrottle; got ${MODE}`);
+await (await stubFetch()).json();
+const heapStart = await heapAfterGc();
+
+const t0 = performance.now();
+const results = await (MODE === 'sdk' ? sdkWork() : pThrottleWork());
+const wallMs = performance.now() - t0;
+const fulfilled = results.filter((r) => r.status === 'fulfilled').length;
+check(fulfilled === KEYS * CALLS, `${MODE}: ${fulfilled} of ${KEYS * CALLS} calls fulfilled`);
+const peakRss = process.resourceUsage().maxRSS * 1024;
+results.length = 0;
+const heapAfterWork = await heapAfterGc();
+report({ phase: 'work', mode: MODE, wallMs, peakRss, heapStart, heapAfterWork });
+
+await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+report({ phase: 'idle', mode: MODE, heapStart, heapAfterIdle: await heapAfterGc() });
