@@ -112,11 +112,13 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
       if (input.onSent) unwatch = watchWrite(input.url, { leaving: () => input.onLeaving?.(), written: input.onSent });
     }
     dispatched = true;
-    return raceAbort(input.fetch(resource, init), aborted);
+    // The attempt's signal goes to fetch itself, not through ky: ky would join it to its own with AbortSignal.any,
+    // and Node keeps such joined signals (about 0.6 KiB a call) long after the call.
+    return raceAbort(input.fetch(resource, { ...init, signal: attempt.signal }), aborted);
   };
   try {
     const response = await raceAbort(
-      input.ky.post(input.url, { body: input.body, fetch: sendingFetch, signal: attempt.signal, redirect: 'manual' }),
+      input.ky.post(input.url, { body: input.body, fetch: sendingFetch, redirect: 'manual' }),
       aborted,
     );
     const bodyText = await readCapped(response, aborted);

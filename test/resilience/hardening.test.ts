@@ -466,3 +466,38 @@ describe('finding 8: hostile values get a ValidationError or a TypeError naming 
     });
   }
 });
+
+describe('an abort or a timeout reaches the socket, not only the promise', () => {
+  for (const how of ['caller abort', 'timeout'] as const) {
+    it(`${how}: the server sees the connection closed`, async () => {
+      let arrived: () => void = () => {};
+      const arrival = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      let closed: () => void = () => {};
+      const closing = new Promise<void>((resolve) => {
+        closed = resolve;
+      });
+      const server = await startServer((req) => {
+        req.socket.on('close', () => closed());
+        arrived(); // and never answer
+      });
+      try {
+        const controller = new AbortController();
+        const api = client(server.baseUrl, how === 'timeout' ? { timeout: 300 } : {});
+        const call = settle(api.createEwayBill('doc_1', validModel(), { signal: controller.signal }));
+        await arrival;
+        if (how === 'caller abort') controller.abort();
+        const { error } = await call;
+        expect((error as Error).name).toBe(how === 'timeout' ? 'TimeoutError' : 'AbortError');
+        // Bounded: the socket must close well before the test's own timeout.
+        await Promise.race([
+          closing,
+          new Promise((_r, reject) => setTimeout(() => reject(new Error('socket still open after 5 s')), 5_000)),
+        ]);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
