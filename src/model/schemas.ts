@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { shipToGstinProblem } from '../gst/ship-to-gstin.js';
+import { shipToGstinSpecProblem } from '../gst/ship-to-gstin.js';
 import { COUNTRIES } from './countries.js';
 import { isServiceDate } from './date.js';
 import {
@@ -26,7 +26,9 @@ export const EwayBillAddressSchema = z.strictObject({
   city: z.string(),
   state: z.enum(STATES),
   country: z.enum(COUNTRIES),
-  pincode: z.string().min(1),
+  // The spec says only "postal code as a string": the portal's PIN rules (6 digits, 999999 abroad, the state's
+  // ranges) are preflight rules.
+  pincode: z.string(),
 });
 
 /** An address of an e-way bill (spec, EwayBillAddress). */
@@ -34,9 +36,13 @@ export type EwayBillAddress = z.output<typeof EwayBillAddressSchema>;
 
 const optionalText = z.string().optional();
 
-/** `ship_to_gstin`: `'URP'` (an unregistered consignee) or a valid GSTIN, check character included. */
+/**
+ * `ship_to_gstin`: `'URP'` (an unregistered consignee) or a 15-character upper-case alphanumeric identifier, as the
+ * spec says. Its layout, state code and check character are the portal's rules: preflight checks them (rule
+ * `ship-to-gstin`), so NIC's sandbox GSTINs and registrations of every kind can still be sent.
+ */
 const ShipToGstinSchema = z.string().superRefine((value, ctx) => {
-  const problem = shipToGstinProblem(value);
+  const problem = shipToGstinSpecProblem(value);
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 });
 
