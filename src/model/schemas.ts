@@ -12,6 +12,7 @@ import {
   type TransactionType,
   VEHICLE_TYPES,
 } from './enums.js';
+import type { EwayBillModelFields, OtherTransaction, ShipToTransaction } from './model-types.js';
 import { STATES } from './states.js';
 
 /**
@@ -31,8 +32,7 @@ export const EwayBillAddressSchema = z.strictObject({
   pincode: z.string(),
 });
 
-/** An address of an e-way bill (spec, EwayBillAddress). */
-export type EwayBillAddress = z.output<typeof EwayBillAddressSchema>;
+export type { EwayBillAddress } from './model-types.js';
 
 const optionalText = z.string().optional();
 
@@ -46,8 +46,11 @@ const ShipToGstinSchema = z.string().superRefine((value, ctx) => {
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-/** The object part of the model; the cross-field rules are added in {@link EwayBillModelSchema}. */
-const EwayBillModelObjectSchema = z.strictObject({
+/**
+ * The object part of the model; the cross-field rules are added in {@link EwayBillModelSchema}. Exported for the type
+ * test that proves the documented interfaces identical to its output; not public.
+ */
+export const EwayBillModelObjectSchema = z.strictObject({
   supply_type: z.enum(SUPPLY_TYPES),
   sub_supply_type: z.enum(SUB_SUPPLY_TYPES),
   transporter_doc_date: z.string().refine(isServiceDate, {
@@ -66,19 +69,13 @@ const EwayBillModelObjectSchema = z.strictObject({
   transporter_doc_number: optionalText,
 });
 
-type ModelFields = Omit<z.output<typeof EwayBillModelObjectSchema>, 'transaction_type' | 'ship_to_gstin'>;
-
 /**
  * The body of "create e-way bill" (spec, EwayBillModel).
  *
  * `ship_to_gstin` (the consignee's GSTIN, or `'URP'` when unregistered) is required by the type
  * when `transaction_type` is `'Bill To - Ship To'` or `'Combination of 2 and 3'`.
  */
-export type EwayBillModel = ModelFields &
-  (
-    | { transaction_type: ShipToTransactionType; ship_to_gstin: string }
-    | { transaction_type?: Exclude<TransactionType, ShipToTransactionType>; ship_to_gstin?: string }
-  );
+export type EwayBillModel = EwayBillModelFields & (ShipToTransaction | OtherTransaction);
 
 const requiresShipToGstin = (type: TransactionType | undefined): boolean =>
   (TRANSACTION_TYPES_REQUIRING_SHIP_TO_GSTIN as readonly string[]).includes(type ?? '');
