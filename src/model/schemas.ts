@@ -3,7 +3,6 @@ import { shipToGstinSpecProblem } from '../gst/ship-to-gstin.js';
 import { COUNTRIES } from './countries.js';
 import { isServiceDate } from './date.js';
 import {
-  type ShipToTransactionType,
   SUB_SUPPLY_TYPES,
   SUPPLY_TYPES,
   TRANSACTION_TYPES,
