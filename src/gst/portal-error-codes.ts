@@ -5,6 +5,11 @@
  * list; wording kept as published, typos included).
  * The descriptions are kept exactly as the portal publishes them, typos and double spaces included, so that they can
  * be searched for in the portal's own documents. 383 codes.
+ * Corrected in the source: 373, 375, 436, 712, 713, 817. Six descriptions were corrected on 2026-11-23 after a
+ * cross-check with a second public copy of the NIC list (odoo, addons/l10n_in_edi_ewaybill/models/error_codes.py). The
+ * first copy had 817 repeating 805's text, 436 unrelated to its pair 437, the ship-from/ship-to of 373 and 375 swapped,
+ * and 712/713 negated. 36 of the 328 codes both copies hold differ in wording; the rest are typos or spacing.
+ * Categories changed from the source list for integrators: 105, 106, 238 (see the comment at each).
  */
 
 /** The categories of the portal's error codes, in the order of the source list. */
@@ -35,8 +40,12 @@ export const PORTAL_ERROR_CODES: Readonly<Record<number, PortalErrorCodeEntry>> 
   102: { description: 'Invalid Password', category: 'auth' },
   103: { description: 'Invalid Client -Id', category: 'auth' },
   104: { description: 'Invalid Client Secret', category: 'auth' },
-  105: { description: 'Invalid Token', category: 'auth' },
-  106: { description: 'Token Expired', category: 'auth' },
+  // auth in the source list; the service's session with the portal is invalid: the service renews it, so a later try
+  // may pass
+  105: { description: 'Invalid Token', category: 'retryable' },
+  // auth in the source list; the service's session with the portal expired: the service renews it, so a later try may
+  // pass
+  106: { description: 'Token Expired', category: 'retryable' },
   107: { description: 'Authentication failed. Pls. inform the helpdesk', category: 'auth' },
   108: { description: 'Invalid login credentials.', category: 'auth' },
   109: { description: 'Decryption of data failed', category: 'auth' },
@@ -86,7 +95,9 @@ export const PORTAL_ERROR_CODES: Readonly<Record<number, PortalErrorCodeEntry>> 
   235: { description: 'Tax rates for Intra state transaction is blank', category: 'validation' },
   236: { description: 'Tax rates for Inter state transaction is blank', category: 'validation' },
   237: { description: 'Invalid client -Id/client-secret', category: 'auth' },
-  238: { description: 'Invalid auth token', category: 'auth' },
+  // auth in the source list; the service's portal auth token is invalid or expired: the service renews it, so a later
+  // try may pass
+  238: { description: 'Invalid auth token', category: 'retryable' },
   239: { description: 'Invalid action', category: 'validation' },
   240: { description: 'Could not generate eway bill, pls contact helpdesk', category: 'retryable' },
   242: { description: 'Invalid State Code', category: 'validation' },
@@ -199,12 +210,12 @@ export const PORTAL_ERROR_CODES: Readonly<Record<number, PortalErrorCodeEntry>> 
   371: { description: 'Invalid or Blank Supplier Ship-to State Code', category: 'validation' },
   372: { description: 'Invalid or Blank Consignee Ship-to State Code', category: 'validation' },
   373: {
-    description: 'The Supplier ship-from state code should be Other Country for Sub Supply Type- Export',
+    description: 'The Supplier ship-to state code should be Other Country for Sub Supply Type- Export',
     category: 'validation',
   },
   374: { description: 'The Consignee pin code should be 999999 for Sub Supply Type- Export', category: 'validation' },
   375: {
-    description: 'The Supplier ship-to state code should be Other Country for Sub Supply Type- Import',
+    description: 'The Supplier ship-from state code should be Other Country for Sub Supply Type- Import',
     category: 'validation',
   },
   376: { description: 'The Supplier pin code should be 999999 for Sub Supply Type- Import', category: 'validation' },
@@ -296,7 +307,7 @@ export const PORTAL_ERROR_CODES: Readonly<Record<number, PortalErrorCodeEntry>> 
   433: { description: 'invalid goods detained parameter value', category: 'validation' },
   434: { description: 'invalid ewbNoAvailable parameter value', category: 'validation' },
   435: { description: 'Part B is already updated,hence updation is not allowed', category: 'state' },
-  436: { description: 'Invalid email id', category: 'validation' },
+  436: { description: 'Invalid Consignee ship to State Code for the given pincode', category: 'validation' },
   437: { description: 'Invalid Supplier ship from State Code for the given pincode', category: 'validation' },
   438: { description: 'Invalid Latitude', category: 'validation' },
   439: { description: 'Invalid Longitude', category: 'validation' },
@@ -485,8 +496,8 @@ export const PORTAL_ERROR_CODES: Readonly<Record<number, PortalErrorCodeEntry>> 
   709: { description: 'Pin to pin distance is not available for the given pin codes', category: 'validation' },
   710: { description: 'Invalid state code for the given pincode', category: 'validation' },
   711: { description: 'Invalid value for isInTransit field', category: 'validation' },
-  712: { description: 'Transit Type is not required as the good are not in movement', category: 'validation' },
-  713: { description: 'Transit Address is not required as the good are not in movement', category: 'validation' },
+  712: { description: 'Transit Type is not required as the goods are in movement', category: 'validation' },
+  713: { description: 'Transit Address is not required as the goods are in movement', category: 'validation' },
   714: { description: 'Document type - Tax Invoice is not allowed for composite tax payer', category: 'validation' },
   715: {
     description: 'The Consignor GSTIN is blocked from e-waybill generation as Return is not filed for past 2 months',
@@ -545,7 +556,10 @@ export const PORTAL_ERROR_CODES: Readonly<Record<number, PortalErrorCodeEntry>> 
   814: { description: 'MultiVehicleMovement cannot be initiated for EWay Bill For Gold', category: 'state' },
   815: { description: 'Only transmode road is allowed for ewaybill for gold', category: 'validation' },
   816: { description: 'Only Transmode road is allowed for extending ewaybill for gold', category: 'validation' },
-  817: { description: 'Vehicle No is not required for ewaybill for gold', category: 'validation' },
+  817: {
+    description: 'MultiVehicleMovement cannot be initiated.Eway Bill is not in Active State',
+    category: 'validation',
+  },
   818: { description: 'Validity period lapsed.Cannot generate consolidated Eway Bill', category: 'state' },
   819: {
     description: 'Ewaybill cannot be generated for the document date which is prior to 01/07/2017',

@@ -1,9 +1,8 @@
 import * as z from 'zod';
-import { shipToGstinProblem } from '../gst/ship-to-gstin.js';
+import { shipToGstinSpecProblem } from '../gst/ship-to-gstin.js';
 import { COUNTRIES } from './countries.js';
 import { isServiceDate } from './date.js';
 import {
-  type ShipToTransactionType,
   SUB_SUPPLY_TYPES,
   SUPPLY_TYPES,
   TRANSACTION_TYPES,
@@ -12,6 +11,7 @@ import {
   type TransactionType,
   VEHICLE_TYPES,
 } from './enums.js';
+import type { EwayBillModelFields, OtherTransaction, ShipToTransaction } from './model-types.js';
 import { STATES } from './states.js';
 
 /**
@@ -26,22 +26,30 @@ export const EwayBillAddressSchema = z.strictObject({
   city: z.string(),
   state: z.enum(STATES),
   country: z.enum(COUNTRIES),
-  pincode: z.string().min(1),
+  // The spec says only "postal code as a string": the portal's PIN rules (6 digits, 999999 abroad, the state's
+  // ranges) are preflight rules.
+  pincode: z.string(),
 });
 
-/** An address of an e-way bill (spec, EwayBillAddress). */
-export type EwayBillAddress = z.output<typeof EwayBillAddressSchema>;
+export type { EwayBillAddress } from './model-types.js';
 
 const optionalText = z.string().optional();
 
-/** `ship_to_gstin`: `'URP'` (an unregistered consignee) or a valid GSTIN, check character included. */
+/**
+ * `ship_to_gstin`: `'URP'` (an unregistered consignee) or a 15-character upper-case alphanumeric identifier, as the
+ * spec says. Its layout, state code and check character are the portal's rules: preflight checks them (rule
+ * `ship-to-gstin`), so NIC's sandbox GSTINs and registrations of every kind can still be sent.
+ */
 const ShipToGstinSchema = z.string().superRefine((value, ctx) => {
-  const problem = shipToGstinProblem(value);
+  const problem = shipToGstinSpecProblem(value);
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-/** The object part of the model; the cross-field rules are added in {@link EwayBillModelSchema}. */
-const EwayBillModelObjectSchema = z.strictObject({
+/**
+ * The object part of the model; the cross-field rules are added in {@link EwayBillModelSchema}. Exported for the type
+ * test that proves the documented interfaces identical to its output; not public.
+ */
+export const EwayBillModelObjectSchema = z.strictObject({
   supply_type: z.enum(SUPPLY_TYPES),
   sub_supply_type: z.enum(SUB_SUPPLY_TYPES),
   transporter_doc_date: z.string().refine(isServiceDate, {
@@ -60,19 +68,13 @@ const EwayBillModelObjectSchema = z.strictObject({
   transporter_doc_number: optionalText,
 });
 
-type ModelFields = Omit<z.output<typeof EwayBillModelObjectSchema>, 'transaction_type' | 'ship_to_gstin'>;
-
 /**
  * The body of "create e-way bill" (spec, EwayBillModel).
  *
  * `ship_to_gstin` (the consignee's GSTIN, or `'URP'` when unregistered) is required by the type
  * when `transaction_type` is `'Bill To - Ship To'` or `'Combination of 2 and 3'`.
  */
-export type EwayBillModel = ModelFields &
-  (
-    | { transaction_type: ShipToTransactionType; ship_to_gstin: string }
-    | { transaction_type?: Exclude<TransactionType, ShipToTransactionType>; ship_to_gstin?: string }
-  );
+export type EwayBillModel = EwayBillModelFields & (ShipToTransaction | OtherTransaction);
 
 const requiresShipToGstin = (type: TransactionType | undefined): boolean =>
   (TRANSACTION_TYPES_REQUIRING_SHIP_TO_GSTIN as readonly string[]).includes(type ?? '');

@@ -11,7 +11,7 @@ import {
 } from './outcome.js';
 import type { RateWindow } from './rate-window.js';
 import type { MockFault } from './types.js';
-import { checkEwayBillBody } from './validate-body.js';
+import { checkEwayBillBody, checkPortalRules } from './validate-body.js';
 
 /** One create-e-way-bill request, as the operation sees it. */
 export interface OperationInput {
@@ -29,11 +29,11 @@ export interface OperationContext {
   readonly rateWindow: RateWindow;
 }
 
-function portalError(code: number, message?: string): Outcome {
+function portalError(code: number, message?: string, errors?: Record<string, string[]>): Outcome {
   // The portal's own wording, from its published list, as the service would relay it.
   const wording = describePortalError(code).description;
   const text = message ?? `The e-way bill portal rejected the request: ${wording ?? `portal error ${code}`}`;
-  return errorAnswer(400, `PORTAL_ERROR_${code}`, text);
+  return errorAnswer(400, `PORTAL_ERROR_${code}`, text, errors);
 }
 
 function ewayBillNumber(): string {
@@ -44,8 +44,8 @@ function ewayBillNumber(): string {
 /**
  * The create-e-way-bill operation (spec, Create e-way bill), in the order the mock checks:
  * authentication (401 UNAUTHORIZED), rate limit (429), permission (401 FORBIDDEN), body (400 VALIDATION_ERROR),
- * document (400 INVALID_HASH_ID), portal connection (PORTAL_ERROR_111), a scripted portal error, a second
- * generation (PORTAL_ERROR_604), then success.
+ * document (400 INVALID_HASH_ID), portal connection (PORTAL_ERROR_111), a scripted portal error, the portal's
+ * rules (PORTAL_ERROR_{code} of the first preflight finding), a second generation (PORTAL_ERROR_604), then success.
  */
 export function createEwayBill(input: OperationInput, context: OperationContext): Outcome {
   const { directory, rateWindow } = context;
@@ -86,6 +86,13 @@ export function createEwayBill(input: OperationInput, context: OperationContext)
     );
   }
   if (input.fault?.portalError !== undefined) return portalError(input.fault.portalError, input.fault.message);
+  const refusal = checkPortalRules(body.model, document.hashId);
+  if (refusal) {
+    const { portalCode, finding } = refusal;
+    return portalError(portalCode, undefined, {
+      [finding.field]: [`${finding.message} [preflight rule ${finding.rule}]`],
+    });
+  }
   if (document.ewayBill) return portalError(ALREADY_GENERATED_PORTAL_CODE);
 
   const number = ewayBillNumber();

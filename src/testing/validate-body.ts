@@ -1,9 +1,11 @@
-import { EwayBillModelSchema } from '../model/schemas.js';
+import { type PreflightFinding, preflightEwayBill } from '../gst/preflight.js';
+import { NIC_SANDBOX_GSTINS } from '../gst/ship-to-gstin.js';
+import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { toValidationError } from '../model/validate.js';
 
 /** The result of checking a create-e-way-bill request's body: the model, or field-level errors. */
 export type BodyCheck =
-  | { readonly ok: true; readonly model: unknown }
+  | { readonly ok: true; readonly model: EwayBillModel }
   | { readonly ok: false; readonly message: string; readonly errors: Record<string, string[]> };
 
 function fail(field: string, message: string, summary: string): BodyCheck {
@@ -15,8 +17,27 @@ export function isJsonContentType(value: string | null): boolean {
   return value !== null && /^application\/json\s*(;|$)/i.test(value.trim());
 }
 
+/** A portal rule the body breaks: the portal code the service would relay, and the finding behind it. */
+export interface PortalRefusal {
+  readonly portalCode: number;
+  readonly finding: PreflightFinding;
+}
+
 /**
- * Checks the body against every rule of the spec with the SDK's own {@link EwayBillModelSchema} (so the lists and
+ * The portal's rules, as production applies them after the service's own validation: the first preflight finding
+ * (the SDK's own rules, so the emulator and the client agree), or `undefined`. The service targets NIC's sandbox by
+ * default (spec, Create e-way bill, rule 3), and the sandbox accepts its own test GSTINs, so those pass here too.
+ */
+export function checkPortalRules(model: EwayBillModel, docHashId: string): PortalRefusal | undefined {
+  const finding = preflightEwayBill(model, { docHashId }).find(
+    (found) => !(found.rule === 'ship-to-gstin' && NIC_SANDBOX_GSTINS.includes(String(model.ship_to_gstin))),
+  );
+  const portalCode = finding?.portalCodes[0];
+  return finding === undefined || portalCode === undefined ? undefined : { portalCode, finding };
+}
+
+/**
+ * Checks the body against every rule of the spec (and nothing more: the portal's rules are {@link checkPortalRules}) with the SDK's own {@link EwayBillModelSchema} (so the lists and
  * rules exist once). Errors are keyed by dotted field path (`'dispatch_from.addr_id'`), `'(root)'` for the
  * whole body, and `'Content-Type'` for the header.
  */

@@ -3,8 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { recordingFetch } from '../helpers/fake-fetch.js';
 import { freshKey, validModel } from '../helpers/model.js';
 
-// An export shipped to an Indian PIN code: the portal refuses it, the spec does not say so.
-const exportToIndia = () => validModel({ sub_supply_type: 'Export' });
+// An export to the United States written with an Indian state and PIN code: the portal refuses it, the spec does not
+// say so.
+const exportToIndia = () =>
+  validModel({ sub_supply_type: 'Export', dispatch_to: { ...validModel().dispatch_to, country: 'United States' } });
 
 function client(options: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {}) {
   const { fetch, calls } = recordingFetch();

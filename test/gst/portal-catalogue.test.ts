@@ -8,7 +8,7 @@ import { PORTAL_ERROR_CODES } from '../../src/gst/portal-error-codes.js';
 
 describe('describePortalError', () => {
   it('reads a code given as a number, a string or the service error_code', () => {
-    const expected = { code: 238, description: 'Invalid auth token', category: 'auth', retryable: false };
+    const expected = { code: 238, description: 'Invalid auth token', category: 'retryable', retryable: true };
     expect(describePortalError(238)).toEqual(expected);
     expect(describePortalError('238')).toEqual(expected);
     expect(describePortalError('PORTAL_ERROR_238')).toEqual(expected);
@@ -81,7 +81,7 @@ describe('the portal error catalogue', () => {
     expect(entries).toHaveLength(383);
     const counts = Object.fromEntries(PORTAL_ERROR_CATEGORIES.map((c) => [c, 0]));
     for (const entry of entries) counts[entry.category] = (counts[entry.category] ?? 0) + 1;
-    expect(counts).toEqual({ auth: 16, retryable: 52, validation: 235, state: 67, other: 13 });
+    expect(counts).toEqual({ auth: 13, retryable: 55, validation: 235, state: 67, other: 13 });
     expect(Object.keys(PORTAL_ERROR_CATEGORY_MEANINGS)).toEqual([...PORTAL_ERROR_CATEGORIES]);
   });
 
@@ -89,6 +89,24 @@ describe('the portal error catalogue', () => {
     expect(describePortalError(111).description).toBe('GSTIN is not registerd to this GSP');
     expect(describePortalError(206).description).toBe('Invaild Invoice Number');
     expect(describePortalError(681).description).toBe('Error in Closing EWB  Verification Data');
+  });
+
+  it('holds the six corrected descriptions (issue 12), each now matching its pair or its meaning', () => {
+    expect(describePortalError(817).description).not.toBe(describePortalError(805).description);
+    expect(describePortalError(817).description).toMatch(/MultiVehicleMovement/);
+    expect(describePortalError(436).description).toBe('Invalid Consignee ship to State Code for the given pincode');
+    expect(describePortalError(373).description).toMatch(/ship-to state code .* Export$/);
+    expect(describePortalError(375).description).toMatch(/ship-from state code .* Import$/);
+    expect(describePortalError(712).description).toMatch(/not required as the goods are in movement/);
+    expect(describePortalError(713).description).toMatch(/not required as the goods are in movement/);
+  });
+
+  it("treats the expiry of the service's portal session (105, 106, 238) as transient for the partner", () => {
+    for (const code of [105, 106, 238]) {
+      expect(describePortalError(code), String(code)).toMatchObject({ category: 'retryable', retryable: true });
+    }
+    // The service's own portal credentials being wrong is not transient.
+    expect(describePortalError(108)).toMatchObject({ category: 'auth', retryable: false });
   });
 
   it('names its source and how to regenerate it in the generated file', () => {
@@ -121,6 +139,30 @@ describe('scripts/generate-portal-codes.mjs', () => {
       expect(run(dir, '--check', 'list.json')).toContain('is current (2 codes)');
       writeFileSync(join(dir, 'list.json'), list({ 5: { description: 'Changed', category: 'auth' } }));
       expect(() => run(dir, '--check', 'list.json')).toThrow(/out of date/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finds the committed catalogue current against the committed JSON (fails on drift)', () => {
+    expect(run(process.cwd(), '--check')).toContain('is current (383 codes)');
+  });
+
+  it('fails its --check when the JSON and the TypeScript disagree by one description or one category', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-codes-'));
+    try {
+      mkdirSync(join(dir, 'src/gst'), { recursive: true });
+      writeFileSync(join(dir, 'src/gst/portal-error-codes.ts'), readFileSync(resolve('src/gst/portal-error-codes.ts')));
+      const json = JSON.parse(readFileSync(resolve('src/gst/data/ewaybill-portal-error-codes.json'), 'utf8'));
+      writeFileSync(join(dir, 'same.json'), JSON.stringify(json));
+      expect(run(dir, '--check', 'same.json')).toContain('is current');
+      json.codes['436'].description = 'Invalid email id';
+      writeFileSync(join(dir, 'described.json'), JSON.stringify(json));
+      expect(() => run(dir, '--check', 'described.json')).toThrow(/out of date/);
+      json.codes['436'].description = describePortalError(436).description;
+      json.codes['604'].category = 'other';
+      writeFileSync(join(dir, 'categorised.json'), JSON.stringify(json));
+      expect(() => run(dir, '--check', 'categorised.json')).toThrow(/out of date/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -19,10 +19,12 @@ const portalError = (portalCode: number, said?: string) => {
 
 describe('PortalError', () => {
   it("carries the portal's description, category and retryability of its code", () => {
-    const error = portalError(238);
-    expect(error.portalMessage).toBe('Invalid auth token');
+    const error = portalError(108);
+    expect(error.portalMessage).toBe('Invalid login credentials.');
     expect(error.category).toBe('auth');
     expect(error.retryable).toBe(false);
+    // The service's portal session expired: transient for the partner (issue 12).
+    expect(portalError(238)).toMatchObject({ category: 'retryable', retryable: true });
     expect(portalError(114)).toMatchObject({ category: 'retryable', retryable: true });
   });
 

@@ -34,6 +34,7 @@ describe('preflightEwayBill', () => {
       field: 'dispatch_to.pincode',
       path: ['dispatch_to', 'pincode'],
       message: "An export goes to PIN code '999999'; got '10001'",
+      portalCodes: [374],
     });
   });
 
@@ -62,7 +63,8 @@ describe('preflightEwayBill', () => {
         'indian-pincode dispatch_from.pincode',
       ]);
     }
-    expect(rulesOf(validModel({ dispatch_from: { ...from, country: 'Nepal', pincode: '44600' } }))).toEqual([]);
+    const nepal = { ...from, country: 'Nepal', state: 'OTHER TERRITORY', pincode: '44600' } as const;
+    expect(rulesOf(validModel({ dispatch_from: nepal }))).toEqual([]);
   });
 
   it('requires a transporter_id, when given, to be a GSTIN or a TRANSIN', () => {
@@ -138,7 +140,8 @@ describe('preflightError (strict mode)', () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect(error?.issues.map((issue) => issue.field)).toEqual(['dispatch_to.state', 'dispatch_to.pincode']);
     expect(error?.message).toContain('2 problems');
-    expect(error?.message).toContain('[preflight rule export-dispatch-to]');
+    expect(error?.message).toContain('[preflight rule export-dispatch-to; portal 373]');
+    expect(error?.message).toContain('[preflight rule export-dispatch-to; portal 374]');
   });
 
   it('offers the three modes', () => {

@@ -170,6 +170,32 @@ describe('local validation before any request', () => {
   });
 });
 
+describe('the schema holds the spec and nothing more (issue 12)', () => {
+  it('accepts what only the portal refuses: an empty or foreign PIN code, a GSTIN with a wrong check character', () => {
+    const to = validModel().dispatch_to;
+    const portalOnly: Partial<EwayBillModel>[] = [
+      { dispatch_to: { ...to, pincode: '' } },
+      { dispatch_to: { ...to, pincode: '41100' } },
+      { dispatch_to: { ...to, state: 'BIHAR' } },
+      { supply_type: 'Inward', sub_supply_type: 'Export' },
+      { vehicle_type: 'Over Dimensional Cargo', transport_mode: 'Air' },
+      { transaction_type: 'Bill To - Ship To', ship_to_gstin: '29AABCT1332L000' } as Partial<EwayBillModel>,
+      { transaction_type: 'Regular', ship_to_gstin: '9917SGP29001OST' } as Partial<EwayBillModel>,
+    ];
+    for (const overrides of portalOnly) {
+      const parsed = EwayBillModelSchema.safeParse(validModel(overrides));
+      expect(parsed.success, JSON.stringify(overrides)).toBe(true);
+    }
+  });
+
+  it('still refuses what the spec forbids: a ship_to_gstin that is not 15 upper-case alphanumerics', () => {
+    for (const ship_to_gstin of ['27AAPFU0939F1Z', '27aapfu0939f1zv', 'URP ', '']) {
+      const model = validModel({ transaction_type: 'Bill To - Ship To', ship_to_gstin } as Partial<EwayBillModel>);
+      expect(EwayBillModelSchema.safeParse(model).success, ship_to_gstin).toBe(false);
+    }
+  });
+});
+
 describe('the spec lists', () => {
   it('hold every state and country of the spec, spelled exactly', () => {
     expect(STATES).toHaveLength(39);

@@ -34,7 +34,13 @@ describe("the mock service against the spec's fixed outcomes", () => {
   it.each(SPEC_TRANSACTION_TYPES)(
     'accepts the transaction_type %j with 200 and a SuccessResponseEwayBill',
     async (type) => {
-      const model = { ...buildEwayBillModel(), transaction_type: type, ship_to_gstin: '27AAPFU0939F1ZV' };
+      // ship_to_gstin only where it belongs: the portal refuses it with Regular (616) and Bill From - Dispatch From (864).
+      const needsShipTo = type === 'Bill To - Ship To' || type === 'Combination of 2 and 3';
+      const model = {
+        ...buildEwayBillModel(),
+        transaction_type: type,
+        ...(needsShipTo ? { ship_to_gstin: '19AAPFU0939F1ZS' } : {}),
+      };
       const { status, contentType, json, generated } = await answer(model);
       expect(status).toBe(200);
       expect(contentType).toMatch(/^application\/json/);

@@ -64,12 +64,12 @@ describe('validation of the create-e-way-bill body by the mock service', () => {
 
   it('accepts both spellings of Ladakh, and OTHER TERRITORY for a foreign address', async () => {
     const service = createMockService({ rateLimit: false });
-    for (const [state, country] of [
-      ['LADAKH(NEWLYADDED)', 'India'],
-      ['LADAKH(NEWLY ADDED)', 'India'],
-      ['OTHER TERRITORY', 'Congo, Democratic Republic of the'],
+    for (const [state, country, pincode] of [
+      ['LADAKH(NEWLYADDED)', 'India', '194101'],
+      ['LADAKH(NEWLY ADDED)', 'India', '194101'],
+      ['OTHER TERRITORY', 'Congo, Democratic Republic of the', '999999'],
     ] as const) {
-      const model = buildEwayBillModel({ dispatch_to: { state, country } });
+      const model = buildEwayBillModel({ dispatch_to: { state, country, pincode } });
       expect((await post(service, service.addDocument(), model)).status).toBe(200);
     }
   });

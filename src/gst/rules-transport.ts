@@ -1,0 +1,66 @@
+import { given, quoted, type RuleGroup } from './preflight-types.js';
+import { checkTransporterId } from './transporter-id.js';
+import { isValidVehicleNumber, normalizeVehicleNumber } from './vehicle-number.js';
+
+/** The rules about the transport: documents, transporter, vehicle. */
+export const TRANSPORT_RULES: RuleGroup<
+  'transporter-doc-number' | 'transporter-id' | 'vehicle-number' | 'odc-road-only' | 'road-transporter'
+> = {
+  'transporter-doc-number': {
+    portalCodes: [394, 385],
+    check(model, report) {
+      if (model.transport_mode === undefined || model.transport_mode === 'Road') return;
+      if (!given(model.transporter_doc_number)) {
+        const message = `Required when transport_mode is ${quoted(model.transport_mode)}: the railway receipt, airway bill or bill of lading number`;
+        report(['transporter_doc_number'], message);
+      }
+    },
+  },
+  'transporter-id': {
+    portalCodes: [222],
+    check(model, report) {
+      if (!given(model.transporter_id)) return;
+      const check = checkTransporterId(model.transporter_id);
+      if (!check.valid) report(['transporter_id'], check.message);
+    },
+  },
+  'vehicle-number': {
+    portalCodes: [225, 355],
+    check(model, report) {
+      if (model.transport_mode !== 'Road' || !given(model.vehicle_number)) return;
+      const canonical = normalizeVehicleNumber(model.vehicle_number);
+      if (!isValidVehicleNumber(canonical)) {
+        const message =
+          `${quoted(model.vehicle_number)} is not in a format the portal accepts, such as MH12AB1234, KA01A1234 or ` +
+          'DL01C1234 (a one-digit district takes a leading 0), or TM… for a temporary number';
+        report(['vehicle_number'], message);
+      } else if (canonical !== model.vehicle_number) {
+        // The value is sent as written; the portal's format errors (codes 225 and 355) are the risk of anything else.
+        // A valid number is at most 15 characters, so the canonical spelling is short enough to quote in full.
+        const message =
+          `${quoted(model.vehicle_number)} is sent as written, and the portal expects vehicle numbers in upper case ` +
+          `without spaces, hyphens, dots or slashes: write it as ${canonical}`;
+        report(['vehicle_number'], message);
+      }
+    },
+  },
+  'odc-road-only': {
+    portalCodes: [634],
+    check(model, report) {
+      if (model.vehicle_type !== 'Over Dimensional Cargo' || model.transport_mode === undefined) return;
+      if (model.transport_mode === 'Road') return;
+      const message = `An Over Dimensional Cargo vehicle moves by 'Road' only; transport_mode is ${quoted(model.transport_mode)}`;
+      report(['vehicle_type'], message);
+    },
+  },
+  'road-transporter': {
+    portalCodes: [619],
+    check(model, report) {
+      if (model.transport_mode !== 'Road' || given(model.vehicle_number) || given(model.transporter_id)) return;
+      const message =
+        "Transport by 'Road' needs a vehicle_number, or a transporter_id for a Part-A slip (the transporter adds " +
+        'the vehicle later)';
+      report(['transporter_id'], message);
+    },
+  },
+};
