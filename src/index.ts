@@ -29,24 +29,30 @@ export type {
   ParsedGstin,
   PortalErrorCategory,
   PortalErrorDescription,
+  PreflightContext,
   PreflightFinding,
   PreflightMode,
   PreflightRule,
+  RegistrationCheck,
+  RegistrationKind,
   TransporterIdCheck,
   TransporterIdKind,
 } from './gst/index.js';
 export {
   checkGstin,
+  checkRegistration,
   checkTransporterId,
   describePortalError,
   gstinCheckCharacter,
   isValidGstin,
   isValidTransporterId,
   isValidVehicleNumber,
+  NIC_SANDBOX_GSTINS,
   normalizeVehicleNumber,
   PORTAL_ERROR_CATEGORIES,
   PORTAL_ERROR_CATEGORY_MEANINGS,
   PREFLIGHT_MODES,
+  PREFLIGHT_RULE_PORTAL_CODES,
   PREFLIGHT_RULES,
   parseGstin,
   preflightError,
@@ -55,6 +61,7 @@ export {
   stateCode,
   stateFromCode,
   stateFromGstin,
+  UNREGISTERED_PERSON,
 } from './gst/index.js';
 export type { Country } from './model/countries.js';
 export { COUNTRIES } from './model/countries.js';

@@ -121,7 +121,7 @@ export class ServiceClient {
       const subject = !idProblem ? 'e-way bill model' : parsed.success ? 'docHashId' : 'e-way bill request';
       throw new ValidationError(subject, all);
     }
-    this.#preflight(parsed.data);
+    this.#preflight(parsed.data, docHashId);
     const url = `${this.#options.baseUrl}/v2/ewaybill/${encodeURIComponent(docHashId)}`;
     const answer = await this.#send(docHashId, url, JSON.stringify(parsed.data), callOptions);
     const { message } = answer.json as { message?: unknown };
@@ -129,10 +129,10 @@ export class ServiceClient {
   }
 
   /** Runs the portal-rule preflight in the configured mode: nothing, warnings, or a ValidationError. */
-  #preflight(model: EwayBillModel): void {
+  #preflight(model: EwayBillModel, docHashId: string): void {
     const { preflight, onWarning, logger } = this.#options;
     if (preflight === 'off') return;
-    const findings = preflightEwayBill(model);
+    const findings = preflightEwayBill(model, { docHashId });
     if (preflight === 'strict') {
       const error = preflightError(findings);
       if (error) throw error;
@@ -256,7 +256,6 @@ export class ServiceClient {
     const { baseUrl, timeout, maxRetries } = this.#options;
     return { baseUrl, apiKey: '[redacted]', timeout, maxRetries };
   }
-
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
