@@ -136,6 +136,14 @@ export interface MockApiKeyOptions {
   canCreateEwayBill?: boolean | undefined;
 }
 
+/** A new document of the mock. */
+export interface MockDocumentOptions {
+  /** Its hash id (the `doc_hash_id` of the path). @default a random `doc_…` id */
+  hashId?: string | undefined;
+  /** The company it belongs to. @default the default company (`service.companyId`) */
+  companyId?: string | undefined;
+}
+
 /** An e-way bill the mock generated. */
 export interface MockEwayBill {
   /** A 12-digit e-way bill number. */
