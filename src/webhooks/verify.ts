@@ -13,6 +13,12 @@ export interface VerifyWebhookOptions {
    * @default 'auto'
    */
   crypto?: CryptoChoice | undefined;
+  /**
+   * Refuse a known event type whose `data` does not match the spec's shape with a `WebhookPayloadError`. By default
+   * such an event is returned unrecognised (`known: false`, `received_event_type`, `issues`), so nothing is lost.
+   * @default false
+   */
+  strictPayload?: boolean | undefined;
 }
 
 /**
@@ -23,10 +29,12 @@ export interface VerifyWebhookOptions {
  * @param signature - The `X-Signature` header value (hex, either case; surrounding whitespace ignored).
  * @param secret - The webhook secret, or an array of secrets while it is rotated: a signature made with any of them
  *   is accepted.
- * @returns The event; for an event type this SDK does not know, `event_type` is `'unknown'` and `received_event_type`
- *   holds the name that came.
+ * @returns The event, with unknown fields kept. For an event type this SDK does not know, or a known type whose `data`
+ *   does not match the spec (see `issues`), `known` is false, `event_type` is `'unknown'` and `received_event_type`
+ *   holds the type that came.
  * @throws {WebhookVerificationError} The signature is missing, malformed or matches none of the secrets (answer 401).
- * @throws {WebhookPayloadError} The signature is good but the body is not a valid envelope (answer 400).
+ * @throws {WebhookPayloadError} The signature is good but the body is not JSON or has no `event_id` or `event_type`
+ *   (answer 400); with `strictPayload`, also a known event whose `data` does not match the spec.
  * @throws {TypeError} `rawBody` is not a raw body (for example `req.body` after `express.json()`), or the secret is
  *   empty (an empty string, an empty array or an empty string in the array).
  * @example
@@ -41,7 +49,7 @@ export async function verifyWebhook(
   secret: WebhookSecret,
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
-  return parseWebhookEvent(await verifiedBody(rawBody, signature, secret, options));
+  return parseWebhookEvent(await verifiedBody(rawBody, signature, secret, options), options);
 }
 
 /**
