@@ -1,11 +1,5 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
-import type {
-  DOCUMENT_EVENT_FIELDS,
-  FieldKind,
-  FieldType,
-  INVENTORY_EVENT_FIELDS,
-  INVENTORY_MOVEMENTS,
-} from './event-fields.js';
+import type { INVENTORY_MOVEMENTS } from './event-fields.js';
 
 /**
  * The event types the spec defines (spec, Events). Any other `event_type` arrives as an {@link UnknownEvent}, whose
