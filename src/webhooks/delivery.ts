@@ -61,7 +61,13 @@ async function runOnce(options: ResolvedHandlerOptions, event: WebhookEvent): Pr
   // The claim's owner: if this delivery outlives its lease and another one claims the event, this delivery's
   // commit or release must not settle the other's claim.
   const token = globalThis.crypto.randomUUID();
-  const claim = await dedupe.claim(eventId, options.processingLeaseMs, token);
+  const claim: unknown = await dedupe.claim(eventId, options.processingLeaseMs, token);
+  if (claim !== 'claimed' && claim !== 'processed' && claim !== 'processing') {
+    // Taking an unknown answer as 'claimed' could run an event twice; 500 makes the service redeliver.
+    throw new TypeError(
+      `dedupe.claim must resolve to 'claimed', 'processing' or 'processed'; got ${typeof claim === 'string' ? JSON.stringify(claim.slice(0, 40)) : typeof claim}.`,
+    );
+  }
   if (claim === 'processed') return ok({ duplicate: true });
   if (claim === 'processing') {
     // Not 2xx: if the delivery holding the claim fails, this event must still be redelivered.
