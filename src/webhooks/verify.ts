@@ -43,13 +43,21 @@ export interface VerifyWebhookOptions {
  * // While the secret is rotated, both the new and the old secret are accepted:
  * await verifyWebhook(rawBody, signature, [newSecret, oldSecret]);
  */
-export async function verifyWebhook(
+export function verifyWebhook(
   rawBody: RawBody,
   signature: string | null | undefined,
   secret: WebhookSecret,
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
-  return parseWebhookEvent(await verifiedBody(rawBody, signature, secret, options), options);
+  // Not an async function: on the node path the whole check is synchronous, and one settled promise is all it costs.
+  try {
+    const body = normaliseRawBody(rawBody);
+    const pending = check(body, signature, secret, options);
+    if (pending === undefined) return Promise.resolve(parseWebhookEvent(body, options));
+    return pending.then(() => parseWebhookEvent(body, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
@@ -66,24 +74,27 @@ export async function verifyWebhook(
  * await verifyWebhookSignature(rawBody, request.headers.get('x-signature'), secret);
  * await archive.put(rawBody); // authentic, still unparsed
  */
-export async function verifyWebhookSignature(
+export function verifyWebhookSignature(
   rawBody: RawBody,
   signature: string | null | undefined,
   secret: WebhookSecret,
   options: VerifyWebhookOptions = {},
 ): Promise<void> {
-  await verifiedBody(rawBody, signature, secret, options);
+  try {
+    return check(normaliseRawBody(rawBody), signature, secret, options) ?? Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
-/** The raw body as a string or bytes, once its signature matched one of the secrets. */
-async function verifiedBody(
-  rawBody: RawBody,
+/** Checks the signature: `undefined` when done synchronously (node path), else a promise (Web Crypto path). */
+function check(
+  body: string | Uint8Array,
   signature: string | null | undefined,
   secret: WebhookSecret,
   options: VerifyWebhookOptions,
-): Promise<string | Uint8Array> {
-  const body = normaliseRawBody(rawBody);
-  const pending = checkSignature(body, signature, toSecretList(secret), resolveCryptoPath(options.crypto));
-  if (pending !== undefined) await pending;
-  return body;
+): Promise<void> | undefined {
+  // One secret, the common case, needs no list (toSecretList checks the rest, with messages that name the fault).
+  const secrets = typeof secret === 'string' && secret !== '' ? secret : toSecretList(secret);
+  return checkSignature(body, signature, secrets, resolveCryptoPath(options.crypto));
 }
