@@ -69,6 +69,18 @@ function mismatch(kind: FieldKind, value: unknown): string | undefined {
   }
 }
 
+const entries = new WeakMap<object, readonly (readonly [string, FieldKind])[]>();
+
+/** The table's entries, listed once per table (the check runs on every event). */
+function entriesOf(fields: Readonly<Record<string, FieldKind>>): readonly (readonly [string, FieldKind])[] {
+  let list = entries.get(fields);
+  if (list === undefined) {
+    list = Object.entries(fields);
+    entries.set(fields, list);
+  }
+  return list;
+}
+
 /**
  * Every way `data` differs from the table `fields`, each with its path under `data`. Extra fields are not issues:
  * the service may add fields, and receivers keep them.
@@ -79,8 +91,7 @@ export function checkFields(fields: Readonly<Record<string, FieldKind>>, data: u
   }
   const issues: ValidationIssue[] = [];
   const record = data as Record<string, unknown>;
-  for (const name in fields) {
-    const kind = fields[name] as FieldKind;
+  for (const [name, kind] of entriesOf(fields)) {
     const problem = mismatch(kind, Object.hasOwn(record, name) ? record[name] : undefined);
     if (problem !== undefined) issues.push(validationIssue(['data', name], problem));
   }

@@ -68,32 +68,21 @@ export function parseWebhookEvent(body: string | Uint8Array, options: ParseWebho
     if (typeProblem !== undefined) issues.push(validationIssue(['event_type'], typeProblem));
     throw new WebhookPayloadError(issues);
   }
-  const id = event_id as string;
   const type = event_type as string;
-  // Envelope fields the service adds later are kept too; the SDK's own fields come last and win.
-  const extra = json as Record<string, unknown>;
+  // The event is the parsed envelope itself (fresh, owned by nobody else), so fields the service adds later are kept
+  // without a copy; the SDK's own fields are set on it.
+  const event = json as Record<string, unknown>;
   const fields = Object.hasOwn(FIELDS_OF_TYPE, type) ? FIELDS_OF_TYPE[type as keyof typeof FIELDS_OF_TYPE] : undefined;
-  if (fields === undefined) {
-    return {
-      ...extra,
-      known: false,
-      event_id: id,
-      event_type: UNKNOWN_EVENT_TYPE,
-      received_event_type: type,
-      data,
-      issues: [],
-    };
+  const issues = fields === undefined ? [] : checkFields(fields, data);
+  if (fields !== undefined && issues.length === 0) {
+    event.known = true;
+    return event as unknown as WebhookEvent;
   }
-  const issues = checkFields(fields, data);
-  if (issues.length === 0) return { ...extra, known: true, event_id: id, event_type: type, data } as WebhookEvent;
-  if (options.strictPayload === true) throw new WebhookPayloadError(issues);
-  return {
-    ...extra,
-    known: false,
-    event_id: id,
-    event_type: UNKNOWN_EVENT_TYPE,
-    received_event_type: type,
-    data,
-    issues,
-  };
+  if (fields !== undefined && options.strictPayload === true) throw new WebhookPayloadError(issues);
+  event.known = false;
+  event.event_type = UNKNOWN_EVENT_TYPE;
+  event.received_event_type = type;
+  event.data = data;
+  event.issues = issues;
+  return event as unknown as WebhookEvent;
 }
