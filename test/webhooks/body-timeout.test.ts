@@ -25,7 +25,9 @@ function streamingBridge(handler: (request: Request) => Promise<Response>) {
     const request = new Request('http://127.0.0.1/', { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
     const response = await handler(request);
     res.statusCode = response.status;
-    response.headers.forEach((value, name) => res.setHeader(name, value));
+    response.headers.forEach((value, name) => {
+      res.setHeader(name, value);
+    });
     res.end(Buffer.from(await response.arrayBuffer()));
   });
 }
