@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { ensureNode22 } from './node22.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -29,6 +30,49 @@ function writeCheck(scratch, source, name, loads) {
   writeFileSync(join(scratch, `${name}.mjs`), esm);
   writeFileSync(join(scratch, `${name}.cjs`), cjs);
   return [`${name}.mjs`, `${name}.cjs`];
+}
+
+/**
+ * Bundles `import { verifyWebhook } from 'invoicing-service-sdk/webhooks'` from the installed tarball as an edge
+ * runtime's bundler would (esbuild, browser platform, minified), and lists what must not be in it: ky, p-throttle,
+ * zod (dropped by the pure schema builders), the client, or more than 12 KiB gzipped.
+ */
+async function bundleWebhooks(consumer) {
+  const { build } = await import('esbuild');
+  writeFileSync(
+    join(consumer, 'edge.mjs'),
+    "import { verifyWebhook } from 'invoicing-service-sdk/webhooks';\nexport default { fetch: verifyWebhook };\n",
+  );
+  const result = await build({
+    absWorkingDir: consumer,
+    entryPoints: ['edge.mjs'],
+    bundle: true,
+    minify: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0].text;
+  // Modules esbuild read but tree-shook away have 0 bytes in the output: only what is left counts.
+  const [output] = Object.values(result.metafile.outputs);
+  const inputs = Object.entries(output.inputs)
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([path]) => path);
+  const gzipped = gzipSync(code, { level: 9 }).byteLength;
+  const problems = [];
+  for (const dep of ['ky', 'p-throttle', 'zod']) {
+    if (inputs.some((input) => input.includes(`node_modules/${dep}/`))) problems.push(`it contains ${dep}`);
+  }
+  for (const marker of ['createEwayBill', 'ServiceClient']) {
+    if (code.includes(marker)) problems.push(`it contains client code (${marker})`);
+  }
+  if (gzipped > 12 * 1024) problems.push(`it is ${(gzipped / 1024).toFixed(1)} KiB gzipped, over 12 KiB`);
+  const summary =
+    `verifyWebhook from invoicing-service-sdk/webhooks: ${(code.length / 1024).toFixed(1)} KiB minified, ` +
+    `${(gzipped / 1024).toFixed(1)} KiB min+gzip; inputs: ${inputs.map((input) => input.replace(/^.*node_modules\//, '')).join(', ')}`;
+  return { problems, summary };
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'invoicing-sdk-consumer-'));
@@ -119,6 +163,12 @@ try {
   for (const [label, binary] of nodes) {
     for (const file of full) pass(`${label}: ${run(binary, [file], scratch).trim().replace(/^ok: /, '')}`);
   }
+
+  step('the webhooks subpath bundles without the client (esbuild, browser, min+gzip)');
+  const bundle = await bundleWebhooks(scratch);
+  console.log(bundle.summary);
+  if (bundle.problems.length) throw new Error(`the webhooks bundle: ${bundle.problems.join('; ')}`);
+  pass('the webhooks subpath bundles without ky, p-throttle, zod or the client');
 
   step('the bin');
   const help = run(process.execPath, [join(scratch, 'node_modules/.bin/invoicing-service-sdk'), '--help'], scratch);
