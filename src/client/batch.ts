@@ -14,6 +14,12 @@ export interface EwayBillBatchItem {
   readonly model: EwayBillModel;
   /** With several clients: the name of the client (company) that sends this item. Leave it out with one client. */
   readonly client?: string | undefined;
+  /**
+   * An earlier attempt (an earlier run) may have generated this bill: a 604 "already generated" is then success, as
+   * with `createEwayBillOnce(..., { mayAlreadyExist: true })`.
+   * @default false
+   */
+  readonly mayAlreadyExist?: boolean | undefined;
 }
 
 /** The settled result of one item, at the item's index in the input. */
@@ -141,6 +147,21 @@ function checkOptions(options: EwayBillBatchOptions): Required<Pick<EwayBillBatc
   return { concurrencyPerClient: concurrency };
 }
 
+/** A client whose uncertain failures look certain to `createEwayBillOnce`, so it never sends a second time. */
+function noResend(client: EwayBillCreator): EwayBillCreator {
+  return {
+    createEwayBill: (docHashId, model, options) =>
+      client.createEwayBill(docHashId, model, options).catch((error: unknown) => {
+        throw mayHaveSucceeded(error) ? new NoResend(error) : error;
+      }),
+  };
+}
+
+/** Carries an uncertain error through `createEwayBillOnce` without a resend; unwrapped when the item settles. */
+class NoResend {
+  constructor(readonly error: unknown) {}
+}
+
 /** The estimate of {@link EwayBillBatchProgress.etaMs}: the slowest lane's unsettled items times its pace. */
 function etaOf(lanes: Iterable<Lane>): number {
   let eta = 0;
@@ -223,8 +244,8 @@ export async function createEwayBills(
     if ('value' in outcome) {
       result = { status: 'fulfilled', ...base, value: outcome.value };
     } else {
-      const error =
-        outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error), { cause: outcome.error });
+      const thrown = outcome.error instanceof NoResend ? outcome.error.error : outcome.error;
+      const error = thrown instanceof Error ? thrown : new Error(String(thrown), { cause: thrown });
       const isAbort = error.name === 'AbortError';
       const maybe = isAbort ? handedOver.has(index) : mayHaveSucceeded(error);
       result = { status: 'rejected', ...base, error, mayHaveSucceeded: maybe };
@@ -269,14 +290,20 @@ export async function createEwayBills(
   }
   signal?.addEventListener('abort', abortRest, { once: true });
   const send = async (index: number): Promise<EwayBillOnceResult> => {
-    const { docHashId, model } = list[index] as EwayBillBatchItem;
+    const { docHashId, model, mayAlreadyExist } = list[index] as EwayBillBatchItem;
     const client = (laneOf[index] as Lane).client;
     const callOptions = { signal, timeout, maxRetries };
-    if (options.recover === false) {
-      const value = await client.createEwayBill(docHashId, model, callOptions);
-      return { ...value, outcome: 'generated', recovered: false, recoveredFrom: undefined };
+    if (options.recover !== false) {
+      return createEwayBillOnce(client, docHashId, model, {
+        ...callOptions,
+        mayAlreadyExist: mayAlreadyExist === true,
+      });
     }
-    return createEwayBillOnce(client, docHashId, model, callOptions);
+    // Without recovery, a 604 of an item that may already exist still means it does: one request either way.
+    return createEwayBillOnce(noResend(client), docHashId, model, {
+      ...callOptions,
+      mayAlreadyExist: mayAlreadyExist === true,
+    });
   };
   const worker = async (lane: Lane): Promise<void> => {
     while (lane.next < lane.queue.length && !signal?.aborted) {
