@@ -189,6 +189,25 @@ describe('createEwayBills', () => {
     expect(server.postsOf('a_2')).toBe(1);
   });
 
+  it('takes a 604 as done for an item that may already exist, with or without recovery, in one request', async () => {
+    const { clients, server } = await setup(docs('a', 2));
+    const client = clients[0] as ServiceClient;
+    await client.createEwayBill('a_1', validModel());
+    await client.createEwayBill('a_2', validModel());
+    for (const [docHashId, recover] of [
+      ['a_1', true],
+      ['a_2', false],
+    ] as const) {
+      const [result] = await createEwayBills(client, [{ docHashId, model: validModel(), mayAlreadyExist: true }], {
+        recover,
+      });
+      expect(result).toMatchObject({ status: 'fulfilled', value: { outcome: 'already-generated' } });
+      expect(server.postsOf(docHashId)).toBe(2);
+    }
+    const [plain] = await createEwayBills(client, [{ docHashId: 'a_1', model: validModel() }]);
+    expect(plain).toMatchObject({ status: 'rejected', mayHaveSucceeded: false });
+  });
+
   it.each([
     [{ x: 'unknown' }, /items\[0\]\.client 'unknown' is not one of 'a', 'b'/],
     [{}, /items\[0\]\.client is missing; with several clients each item names one of 'a', 'b'/],
