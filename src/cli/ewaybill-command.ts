@@ -5,6 +5,7 @@ import { ServiceClient } from '../client/service-client.js';
 import type { PreflightFinding } from '../gst/preflight.js';
 import type { EwayBillModel } from '../model/schemas.js';
 import type { CliCommand } from './args.js';
+import { createInFlightJournal } from './in-flight.js';
 import { type InputLine, readEarlierResults, readInput } from './jsonl.js';
 import type { CliOutput } from './mock-server-command.js';
 import { createProgressView, type ProgressStream } from './progress.js';
@@ -88,8 +89,10 @@ export async function runEwaybillCreate(
     io.err(`ewaybill create: ${(error as Error).message}`);
     return 2;
   }
+  const journal = createInFlightJournal(options.output);
   const tracked: EwayBillCreator = {
     createEwayBill(docHashId, model, callOptions) {
+      journal.add(docHashId);
       current = docHashId;
       try {
         return client.createEwayBill(docHashId, model, callOptions);
@@ -108,6 +111,8 @@ export async function runEwaybillCreate(
     io.err(`ewaybill create: ${(error as Error).message}`);
     return 2;
   }
+  const killedInFlight = new Set(journal.loadEarlier());
+  for (const id of killedInFlight) if (earlier.done.has(id)) journal.delete(id);
   const fd = openSync(options.output, 'a');
   const write = (value: unknown) => writeSync(fd, `${JSON.stringify(value)}\n`);
   try {
@@ -144,7 +149,8 @@ export async function runEwaybillCreate(
       }
       const { line, docHashId, model } = entry as Extract<InputLine, { model: unknown }>;
       firstLine.set(docHashId, line);
-      items.push({ line, docHashId, model: model as EwayBillModel, mayAlreadyExist: earlier.uncertain.has(docHashId) });
+      const mayAlreadyExist = earlier.uncertain.has(docHashId) || killedInFlight.has(docHashId);
+      items.push({ line, docHashId, model: model as EwayBillModel, mayAlreadyExist });
     }
     if (skipped > 0) view.note(`Skipping ${skipped} document(s) already done in ${options.output}.`);
 
@@ -162,6 +168,8 @@ export async function runEwaybillCreate(
         // A document that was never sent when the run stopped leaves no line: the next run sends it.
         if (result.status === 'rejected' && result.error.name === 'AbortError' && !result.mayHaveSucceeded) return;
         write(resultLine((items[index] as { line: number }).line, result, warnings.get(result.docHashId)));
+        // Only once its line is written: a run killed in between still knows the document may exist.
+        journal.delete(result.docHashId);
       },
       // onResult runs just before: the view shows that document with the counts.
       onProgress: (progress) => {

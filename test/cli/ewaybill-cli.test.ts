@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { validModel } from '../helpers/model.js';
@@ -124,6 +124,28 @@ describe('invoicing-service-sdk ewaybill create', () => {
     ]);
     expect(server.posts.map((p) => p.docHashId)).toEqual(['doc_1', 'doc_2', 'doc_2', 'doc_3', 'doc_4']);
     expect([...server.generated.values()]).toEqual([1, 1, 1, 1]);
+  }, 60_000);
+
+  it('after a kill -9 mid-request, the next run takes the 604 of the cut document as done', async () => {
+    server = await startBillServer({ keys: [KEY], documents: ['doc_1', 'doc_2', 'doc_3'] });
+    server.script('doc_2', 'generate-then-hang');
+    const { input, output, results } = files(['doc_1', 'doc_2', 'doc_3'].map(bill));
+    const first = create(server, input, output);
+    await server.waitForPosts(2, 15_000);
+    first.child.kill('SIGKILL');
+    expect(await first.exit(15_000)).toBe('SIGKILL');
+    expect(results().map((r) => [r.docHashId, r.ok])).toEqual([['doc_1', true]]);
+    expect(JSON.parse(readFileSync(`${output}.inflight`, 'utf8'))).toEqual(['doc_2']);
+
+    const second = create(server, input, output);
+    expect(await second.exit(30_000)).toBe(0);
+    expect(results().map((r) => [r.docHashId, r.ok, r.outcome])).toEqual([
+      ['doc_1', true, 'generated'],
+      ['doc_2', true, 'already-generated'],
+      ['doc_3', true, 'generated'],
+    ]);
+    expect(existsSync(`${output}.inflight`)).toBe(false);
+    expect(server.posts.map((p) => p.docHashId)).toEqual(['doc_1', 'doc_2', 'doc_2', 'doc_3']);
   }, 60_000);
 
   it('draws a progress bar with an ETA when asked (as on a terminal)', async () => {
