@@ -141,7 +141,6 @@ export async function runEwaybillCreate(
           docHashId: entry.docHashId,
           ok: false,
           ...problem,
-          mayHaveSucceeded: false,
           at: new Date().toISOString(),
         });
         view.note(`line ${entry.line}: ${problem.code}: ${problem.error}`);

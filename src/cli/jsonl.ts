@@ -94,7 +94,8 @@ export async function readEarlierResults(path: string): Promise<EarlierResults> 
       done.add(value.docHashId);
       uncertain.delete(value.docHashId);
     } else if (value.mayHaveSucceeded === true) uncertain.add(value.docHashId);
-    else uncertain.delete(value.docHashId);
+    // A line that was not sent (a bad line, a repeat) says nothing about an earlier request of the document.
+    else if (value.mayHaveSucceeded === false) uncertain.delete(value.docHashId);
   }
   return { done, uncertain, endsMidLine: text !== '' && !text.endsWith('\n') };
 }

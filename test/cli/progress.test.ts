@@ -61,6 +61,9 @@ describe('reading JSONL', () => {
       [
         '{"docHashId":"a","ok":true}',
         '{"docHashId":"b","ok":false,"mayHaveSucceeded":true}',
+        '{"docHashId":"b","ok":false,"code":"DUPLICATE"}',
+        '{"docHashId":"e","ok":false,"mayHaveSucceeded":true}',
+        '{"docHashId":"e","ok":false,"mayHaveSucceeded":false}',
         '{"docHashId":"c","ok":false,"mayHaveSucceeded":true}',
         '{"docHashId":"c","ok":true}',
         'garbage',
