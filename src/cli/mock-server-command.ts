@@ -49,7 +49,9 @@ export async function runMockServer(
     return 2;
   }
   const webhook =
-    options.webhookUrl === undefined ? undefined : createWebhookRelay(options.webhookUrl, webhookSecret as string, io);
+    options.webhookUrl === undefined
+      ? undefined
+      : createWebhookRelay(options.webhookUrl, webhookSecret as string, io, options.quiet);
   const service = createEmulator({
     apiKey: options.apiKey,
     rateLimit: options.rateLimit,

@@ -9,8 +9,9 @@ export const EWAY_BILL_EVENT_MESSAGE = 'E-way bill generated';
 /**
  * Sends a signed `document` event to a receiver for each e-way bill the mock generates, so a partner can run their
  * webhook receiver against the mock. The spec shows no event for e-way bills; this one has the spec's document shape.
+ * Failed deliveries are always reported; `quiet` silences the successful ones.
  */
-export function createWebhookRelay(url: string, secret: string, io: CliOutput) {
+export function createWebhookRelay(url: string, secret: string, io: CliOutput, quiet = false) {
   const target = checkWebhookTarget({ url, secret }, 'mock-server');
   const pending = new Set<Promise<void>>();
   const parsed = new URL(url);
@@ -23,7 +24,9 @@ export function createWebhookRelay(url: string, secret: string, io: CliOutput) {
         data: { hash_id: entry.docHashId, serial_number: entry.docHashId, message: EWAY_BILL_EVENT_MESSAGE },
       });
       const sent = deliverWebhook(event, target).then(
-        (delivery) => io.out(`[mock] webhook document ${event.event_id} for ${entry.docHashId} -> ${delivery.status}`),
+        (delivery) => {
+          if (!quiet) io.out(`[mock] webhook document ${event.event_id} for ${entry.docHashId} -> ${delivery.status}`);
+        },
         (error: unknown) => io.err(`[mock] webhook for ${entry.docHashId} failed: ${(error as Error).message}`),
       );
       pending.add(sent);

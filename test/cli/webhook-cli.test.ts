@@ -194,6 +194,41 @@ describe('invoicing-service-sdk mock-server with --api-key and --webhook-url', (
     ]);
   }, 30_000);
 
+  it('reports a failed delivery even with --quiet, and keeps answering', async () => {
+    receiver = await startReceiver();
+    const deadUrl = receiver.url;
+    await receiver.close();
+    receiver = undefined;
+    const run = runCli(
+      cli.file,
+      ['mock-server', '--port', '0', '--quiet', '--api-key', KEY, '--webhook-url', deadUrl],
+      {
+        WEBHOOK_SECRET: SECRET,
+      },
+    );
+    try {
+      const [, url] = await run.waitFor(/Base URL:\s+(\S+)/);
+      const response = await fetch(`${url}/v2/ewaybill/doc_demo_0001`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(buildEwayBillModel()),
+      });
+      expect(response.status).toBe(200);
+      for (let i = 0; i < 200 && !run.stderr().includes('webhook for doc_demo_0001 failed'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(run.stderr()).toMatch(
+        /\[mock\] webhook for doc_demo_0001 failed: Could not deliver the webhook to http:\/\/127\.0\.0\.1:\d+/,
+      );
+      expect(run.stdout()).not.toMatch(/\[mock /);
+      noSecret(run.stderr());
+      run.child.kill('SIGTERM');
+      expect(await run.exit()).toBe(0);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
   it.each([
     [['mock-server', '--api-key', 'plain-key'], /--api-key must be shaped like the service's keys/],
     [['mock-server', '--webhook-url', 'nope'], /--webhook-url must be an absolute http\(s\) URL/],
