@@ -1,5 +1,5 @@
 import { abortableDelay } from '../client/abort.js';
-import { readBearer } from './api-key.js';
+import { isKeyShaped, readBearer } from './api-key.js';
 import { Directory } from './directory.js';
 import type { MockEmulator } from './emulator-types.js';
 import { buildDocumentEvent, buildInventoryEvent } from './event-fixtures.js';
@@ -91,7 +91,12 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
   const faults: Readonly<MockFault>[] = [];
   let closing = new AbortController();
   let companyId = '';
-  let apiKey = '';
+  if (options.apiKey !== undefined && !isKeyShaped(options.apiKey)) {
+    throw new TypeError(
+      "apiKey must be shaped like the service's keys (a JWT: three base64url parts joined by dots); the value is not shown",
+    );
+  }
+  let apiKey = options.apiKey ?? '';
 
   function seed(): void {
     directory.clear();

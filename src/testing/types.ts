@@ -43,6 +43,12 @@ export interface MockServiceOptions {
    * @default true
    */
   portalConnected?: boolean | undefined;
+  /**
+   * The default company's API key, instead of a fresh random one: a key kept across restarts (the CLI's
+   * `mock-server --api-key`). It must be shaped like the service's keys (a JWT: `header.payload.signature`, base64url).
+   * @default a new random key
+   */
+  apiKey?: string | undefined;
   /** Where `sendDocumentEvent`, `sendInventoryEvent` and `emitWebhook` post when no target is passed to them. */
   webhook?: WebhookTarget | undefined;
   /** Called once per answered request, with its log entry (it never holds the API key). The CLI logs with it. */
