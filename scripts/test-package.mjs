@@ -60,6 +60,32 @@ try {
   if (!/mock-server/.test(help)) throw new Error(`invoicing-service-sdk --help did not describe mock-server:\n${help}`);
   console.log('invoicing-service-sdk --help describes mock-server');
 
+  step('the redis subpath loads without a Redis client installed, and shares the error hierarchy');
+  if (/from ['"](ioredis|redis)['"]|require\(['"](ioredis|redis)['"]\)/.test(main)) {
+    throw new Error('dist/index.js imports a Redis client');
+  }
+  const redisCheck = `
+    const sdk = await import('invoicing-service-sdk');
+    for (const [format, redis] of [['import', await import('invoicing-service-sdk/redis')], ['require', require('invoicing-service-sdk/redis')]]) {
+      if (typeof redis.createRedisRateLimiter !== 'function' || typeof redis.createRedisDedupeStore !== 'function') {
+        throw new Error(format + ': the redis subpath lacks its factories');
+      }
+      const error = new redis.RateLimiterUnavailableError('x');
+      if (!(error instanceof sdk.ServiceError) || error.code !== 'RATE_LIMITER_UNAVAILABLE' || error.mayHaveSucceeded !== false) {
+        throw new Error(format + ': RateLimiterUnavailableError is not a ServiceError with its code');
+      }
+      let typeError;
+      try { redis.createRedisRateLimiter({ redis: {} }); } catch (e) { typeError = e; }
+      if (!(typeError instanceof TypeError)) throw new Error(format + ': a bad client is not a TypeError');
+    }
+    console.log('invoicing-service-sdk/redis: import and require work without ioredis or redis installed');
+  `;
+  writeFileSync(
+    join(scratch, 'redis-check.mjs'),
+    `import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${redisCheck}`,
+  );
+  console.log(run(process.execPath, ['redis-check.mjs'], scratch).trim());
+
   step('@arethetypeswrong/cli');
   console.log(run('npx', ['--no-install', 'attw', '--pack', '.', '--format', 'ascii']).trim());
 
@@ -76,4 +102,4 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 if (failed) process.exit(1);
-console.log('\npackage: 6 passed, 0 failed');
+console.log('\npackage: 7 passed, 0 failed');
