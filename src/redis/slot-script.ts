@@ -57,14 +57,16 @@ local function micros(ms) return math.max(0, math.ceil(ms * 1000)) end
 
 if op == 'acquire' then
   local busy = wfa and next(fl) ~= nil
-  if not wfa or ((pos == 1 or (pos == nil and #q == 0)) and not busy) then
-    local x = now
-    if st.ls then x = math.max(x, st.ls + interval + margin) end
-    if wfa and st.ab then x = math.max(x, st.ab + interval + 1) end
+  local first = now
+  if st.ls then first = math.max(first, st.ls + interval + margin) end
+  if wfa and st.ab then first = math.max(first, st.ab + interval + 1) end
+  -- Starts only, a grant is made at most lookahead before its time: a late start reported by then still moves it.
+  local lookahead = math.max(50, 2 * margin)
+  if (pos == 1 or (pos == nil and #q == 0)) and not busy and (wfa or first - now <= lookahead) then
     if pos then table.remove(q, pos) end
-    fl[id] = { s = x, p = st.ls }
-    st.ls = x
-    return save({ 1, micros(x - now) })
+    fl[id] = { s = first, p = st.ls }
+    st.ls = first
+    return save({ 1, micros(first - now) })
   end
   if not pos then
     q[#q + 1] = { id = id, d = 0 }
@@ -75,18 +77,22 @@ if op == 'acquire' then
   for _, f in pairs(fl) do
     if holder == nil or f.s > holder.s then holder = f end
   end
+  -- A grant made within interval of the answer it waited for loses nothing (the start is interval after the answer
+  -- anyway), so a waiter checks back a little after the answer is due, then at doubling delays, never in a loop.
+  local check = math.max(1.5 * lt + 2, interval / 2)
   local wake
-  if holder ~= nil and pos == 1 then
-    -- Check back when the answer is due, then at doubling delays: a grant made within interval of the answer loses
-    -- nothing, because the next start is interval after the answer anyway.
-    local step = math.max(lt + 2, interval / 4)
+  if not wfa then
+    -- Just before its turn: each waiter ahead takes one interval + margin.
+    wake = first + (pos - 1) * (interval + margin) - lookahead / 2
+  elseif pos == 1 then
+    local step = check
     while holder.s + step <= now do step = step * 2 end
     wake = math.min(holder.s + step, holder.s + cap)
   else
-    -- Behind others: about one period per waiter ahead, aimed just after the answer of the one before.
-    local base = now
-    if holder ~= nil then base = math.max(now, holder.s + lt + interval + 1) end
-    wake = base + (pos - 2) * (interval + margin + lt) + lt + 2
+    -- Behind others: just after the answer of the waiter before, at the start it can expect.
+    local period = math.max(interval + margin, lt + interval + 1)
+    if holder ~= nil then first = math.max(first, holder.s + period) end
+    wake = first + (pos - 2) * period + check
   end
   wake = math.max(wake, now + 1)
   q[pos].d = wake + grace
