@@ -6,6 +6,7 @@ import { fork, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
 
 const require = createRequire(import.meta.url);
 const Redis = require('ioredis5');
@@ -102,7 +103,7 @@ async function scenario({ title, keys, perProcess, library = 'ioredis', limiter 
   const sent = report.documents.length;
   const duplicates = sent - new Set(report.documents).size;
   const ideal = (calls - 1) * 1000;
-  console.log(`\n${title}`);
+  console.log(`\n${title} (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`);
   console.log(
     `  ${keys} key(s) x ${calls} calls (${PROCS} processes x ${perProcess}), ${library}, ${JSON.stringify(limiter)}`,
   );
@@ -110,10 +111,22 @@ async function scenario({ title, keys, perProcess, library = 'ioredis', limiter 
   console.log(
     `  at the service: ${sent} arrivals, ${duplicates} documents sent twice, statuses ${JSON.stringify(report.statuses)}`,
   );
+  const sendsByKey = new Map();
+  for (const r of reports)
+    for (const [apiKey, at] of r.sends) sendsByKey.set(apiKey, [...(sendsByKey.get(apiKey) ?? []), at]);
+  const sendGaps = [...sendsByKey.values()]
+    .flatMap((times) => gapsOf(times.sort((a, b) => a - b)))
+    .sort((a, b) => a - b);
+  if (sendGaps.length > 0) {
+    const below = sendGaps.filter((g) => g < 1000).length;
+    console.log(
+      `  send gaps per key (fetch called, all processes): min ${ms(sendGaps[0])}, p50 ${ms(sendGaps[Math.floor(sendGaps.length / 2)])}; ${below} below 1000 ms`,
+    );
+  }
   if (gaps.length > 0) {
     const below = gaps.filter((g) => g < 1000).length;
     console.log(
-      `  arrival gaps per key: min ${ms(gaps[0])}, p50 ${ms(gaps[Math.floor(gaps.length / 2)])}, max ${ms(gaps.at(-1))}; ${below} below 1000 ms`,
+      `  arrival gaps per key at the service: min ${ms(gaps[0])}, p50 ${ms(gaps[Math.floor(gaps.length / 2)])}, max ${ms(gaps.at(-1))}; ${below} below 1000 ms`,
     );
   }
   console.log(

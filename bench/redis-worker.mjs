@@ -31,10 +31,19 @@ if (job.library === 'node-redis') {
 
 const rateLimiter = createRedisRateLimiter({ redis, logger, ...job.limiter });
 const clients = new Map();
+const sends = [];
 const clientOf = (apiKey) => {
   if (!clients.has(apiKey)) {
     // maxRetries 0: a 429 surfaces as an error instead of being hidden by a retry.
-    clients.set(apiKey, new ServiceClient({ apiKey, baseUrl: job.url, maxRetries: 0, timeout: 20_000, rateLimiter }));
+    // Each send is timed on the wall clock, which all processes of this machine share.
+    const timedFetch = (input, init) => {
+      sends.push([apiKey, performance.timeOrigin + performance.now()]);
+      return fetch(input, init);
+    };
+    clients.set(
+      apiKey,
+      new ServiceClient({ apiKey, baseUrl: job.url, maxRetries: 0, timeout: 20_000, rateLimiter, fetch: timedFetch }),
+    );
   }
   return clients.get(apiKey);
 };
@@ -51,6 +60,6 @@ for (const r of results) {
   const code = r.status === 'fulfilled' ? 'ok' : (r.reason?.code ?? r.reason?.name ?? 'unknown');
   codes[code] = (codes[code] ?? 0) + 1;
 }
-process.send({ type: 'done', codes, warnings: warnings.length });
+process.send({ type: 'done', codes, warnings: warnings.length, sends });
 close();
 process.disconnect();

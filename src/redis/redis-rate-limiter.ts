@@ -138,10 +138,12 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   return {
     async acquire(keyId, signal) {
       signal?.throwIfAborted();
+      if (typeof keyId !== 'string')
+        throw new TypeError(`RateLimiter.acquire: keyId must be a string; got ${typeof keyId}`);
+      const key = resolved.prefix + createHash('sha256').update(keyId).digest('hex');
       const granted = await local.acquire(keyId, signal);
       const localRelease = typeof granted === 'function' ? granted : undefined;
       if (resolved.onUnavailable === 'local' && performance.now() < downUntil) return localRelease;
-      const key = resolved.prefix + createHash('sha256').update(keyId).digest('hex');
       const ticket = randomUUID();
       try {
         return slot(key, ticket, await reserve(key, ticket, signal), localRelease);

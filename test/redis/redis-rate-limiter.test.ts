@@ -245,6 +245,53 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
   });
 });
 
+describe('createRedisRateLimiter details', () => {
+  const library = LIBRARIES[0] as (typeof LIBRARIES)[number];
+
+  it('moves the recorded start when a request is handed to fetch more than margin after its slot', async () => {
+    await withClients(library, 2, async ([a, b]) => {
+      if (!a || !b) throw new Error('two clients expected');
+      const options = { interval: 500, margin: 10, waitForAnswer: false } as const;
+      const keyId = freshKey('late-send').padEnd(64, '0');
+      const first = await createRedisRateLimiter({ redis: a.redis, ...options }).acquire(keyId);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const sentAt = performance.now();
+      if (typeof first !== 'function') throw new Error('a release function expected');
+      first.sent?.();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const second = await createRedisRateLimiter({ redis: b.redis, ...options }).acquire(keyId);
+      // Measured from the late send, not from the slot 200 ms before it.
+      expect(performance.now() - sentAt).toBeGreaterThanOrEqual(500);
+      first();
+      if (typeof second === 'function') second();
+    });
+  });
+
+  it('falls back even when the logger throws', async () => {
+    const hung = await startHungServer();
+    const client = await library.connect(hung.port, false);
+    try {
+      const logger = {
+        warn: () => {
+          throw new Error('logger broke');
+        },
+      };
+      const rateLimiter = createRedisRateLimiter({ redis: client.redis, timeout: 100, logger });
+      const release = await rateLimiter.acquire('c'.repeat(64));
+      expect(typeof release).toBe('function');
+      if (typeof release === 'function') release();
+    } finally {
+      await client.close();
+      await hung.close();
+    }
+  });
+
+  it('rejects a key id that is not a string before taking any turn', async () => {
+    const rateLimiter = createRedisRateLimiter({ redis: { evalSha: async () => [1, 0], eval: async () => [1, 0] } });
+    await expect(rateLimiter.acquire(42 as never)).rejects.toThrow(/keyId must be a string/);
+  });
+});
+
 describe('createRedisRateLimiter options', () => {
   const redisLike = { evalSha: async () => [1, 0], eval: async () => [1, 0] };
 
