@@ -97,7 +97,10 @@ export function withDeadline<T>(call: () => Promise<T>, ms: number, what: string
   pending.catch(() => {});
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisDeadlineError(`Redis did not answer ${what} within ${ms} ms`)), ms);
+    // After a stalled event loop, timers run before pending I/O is read: setImmediate lets an answer that is already
+    // in the socket settle the call first, so a busy process does not mistake its own stall for a Redis that hangs.
+    const expire = () => reject(new RedisDeadlineError(`Redis did not answer ${what} within ${ms} ms`));
+    timer = setTimeout(() => setImmediate(expire), ms);
   });
   return Promise.race([pending, deadline]).finally(() => clearTimeout(timer));
 }
