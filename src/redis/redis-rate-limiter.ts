@@ -8,7 +8,7 @@ import { scriptRunner, withDeadline } from './redis-client.js';
 import { type RedisRateLimiterOptions, resolveRedisLimiterOptions } from './redis-rate-limiter-options.js';
 import { SLOT_SCRIPT, SLOT_SCRIPT_SHA } from './slot-script.js';
 
-type Op = 'acquire' | 'sent' | 'release' | 'cancel';
+type Op = 'acquire' | 'start' | 'sent' | 'release' | 'cancel';
 
 /** What a grant needs to tell, at `sent()`, whether the request left later than `margin` after its granted time. */
 interface Grant {
@@ -111,7 +111,13 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       const [granted, wait] = parseReply(await raceAbort(call(key, 'acquire', ticket), signal));
       markUp();
       await sleep(wait, signal);
-      if (granted) return { asked, wait };
+      if (!granted) continue;
+      if (performance.now() - asked - wait <= margin) return { asked, wait };
+      // Handed over late (a busy or descheduled process): Redis may have counted the slot as arrived, or granted the
+      // next one after it. Move its start to now before sending, or take a new turn if it can no longer be used.
+      const confirming = performance.now();
+      const [usable] = parseReply(await raceAbort(call(key, 'start', ticket), signal));
+      if (usable) return { asked: confirming, wait: 0 };
     }
   }
 

@@ -9,12 +9,13 @@ import { createHash } from 'node:crypto';
  * requests not yet released, each with its start `s` and the `ls` before it `p` (to undo an unused grant); `q`, the
  * waiters in arrival order, each with the time `d` after which it is presumed gone; `lt`, the usual answer time.
  *
- * ARGV: op (`acquire` | `sent` | `release` | `cancel`), ticket, interval, margin, waitForAnswer (`1` | `0`),
+ * ARGV: op (`acquire` | `start` | `sent` | `release` | `cancel`), ticket, interval, margin, waitForAnswer (`1` | `0`),
  * answerWaitLimit, grace (how long a waiter may be late for its wake-up), keep (how long idle state is kept).
  *
  * `acquire` answers `{1, µs}` for a grant: the request may start that many microseconds from now (a grant is fixed in
- * advance, so the waiter sleeps and does not ask again), or `{0, µs}`: ask again in that many microseconds. The other
- * ops answer `{1, 0}`.
+ * advance, so the waiter sleeps and does not ask again), or `{0, µs}`: ask again in that many microseconds. `start`
+ * answers `{1, 0}` when a late grant may still be used (its start moved to now), `{0, 0}` when it must be asked
+ * again. The other ops answer `{1, 0}`.
  */
 export const SLOT_SCRIPT = `
 local key, op, id = KEYS[1], ARGV[1], ARGV[2]
@@ -97,6 +98,17 @@ if op == 'acquire' then
   wake = math.max(wake, now + 1)
   q[pos].d = wake + grace
   return save({ 0, micros(wake - now) })
+elseif op == 'start' then
+  -- A grant handed over late: it starts now if it is still the latest grant and was not counted as arrived;
+  -- otherwise it is dropped, and the caller asks again.
+  local f = fl[id]
+  if f and st.ls == f.s then
+    if now > f.s then f.s = now end
+    st.ls = f.s
+    return save({ 1, 0 })
+  end
+  fl[id] = nil
+  return save({ 0, 0 })
 elseif op == 'sent' then
   local f = fl[id]
   if f and now > f.s then f.s = now end
