@@ -156,9 +156,10 @@ console.log(
 );
 try {
   await run('one-key', {
-    title: 'One key shared by 4 processes (waitForAnswer: true, the default)',
+    title: 'One key shared by 4 processes, waitForAnswer: true',
     keys: 1,
     perProcess: 10,
+    limiter: { waitForAnswer: true },
     redisPort: port,
     admin,
   });
@@ -167,32 +168,40 @@ try {
     keys: 1,
     perProcess: 10,
     library: 'node-redis',
+    limiter: { waitForAnswer: true },
     redisPort: port,
     admin,
   });
   await run('one-key-starts', {
-    title: 'One key, starts only (waitForAnswer: false)',
+    title: 'One key, starts only (waitForAnswer: false, the default)',
     keys: 1,
     perProcess: 10,
     limiter: { waitForAnswer: false },
     redisPort: port,
     admin,
   });
-  await run('many-keys', { title: '50 keys shared by 4 processes', keys: 50, perProcess: 2, redisPort: port, admin });
+  await run('many-keys', {
+    title: '50 keys shared by 4 processes, waitForAnswer: true',
+    keys: 50,
+    perProcess: 2,
+    limiter: { waitForAnswer: true },
+    redisPort: port,
+    admin,
+  });
   const hung = await startHung();
   try {
     await run('hung-local', {
       title: "Fault: Redis hangs (accepts, never answers), onUnavailable: 'local'",
       keys: 1,
       perProcess: 3,
-      limiter: { timeout: 500, hung: true },
+      limiter: { timeout: 500, waitForAnswer: true, hung: true },
       redisPort: hung.port,
     });
     await run('hung-fail', {
       title: "Fault: Redis hangs, onUnavailable: 'fail'",
       keys: 1,
       perProcess: 3,
-      limiter: { timeout: 500, onUnavailable: 'fail', hung: true },
+      limiter: { timeout: 500, waitForAnswer: true, onUnavailable: 'fail', hung: true },
       redisPort: hung.port,
     });
   } finally {
@@ -202,7 +211,7 @@ try {
     title: 'Fault: Redis stopped at 3 s and started again at 5 s (empty)',
     keys: 1,
     perProcess: 10,
-    limiter: { timeout: 300, recheckAfter: 1000 },
+    limiter: { timeout: 300, recheckAfter: 1000, waitForAnswer: true },
     redisPort: port,
     admin,
     during: async () => {

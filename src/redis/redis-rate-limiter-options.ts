@@ -42,16 +42,18 @@ export interface RedisRateLimiterOptions {
    */
   margin?: number;
   /**
-   * Space each request of a key from the previous request's answer too, as the in-process limiter does by default:
-   * the next request starts `interval` after the answer (which the client reports to Redis when it has it), or, for
-   * a slow answer or a holder that died, `interval` after `answerWaitLimit` past the previous start. `false` spaces
-   * starts only: one Redis call per request, the most throughput, and 429s where arrivals are uneven.
-   * @default true
+   * The in-process limiter's `waitForAnswer`, across processes. `false` (its default) spaces the moments requests
+   * left: one Redis call per request when the key is free, two when it waits for its turn. `true` also starts each
+   * request `interval` after the previous answer (which the client reports to Redis when it has it), or, for a slow
+   * answer or a holder that died, `interval` after `answerWaitLimit` past the previous start: no 429 even when
+   * arrivals jitter, at the cost of a round trip per request of the key and one more Redis call.
+   * @default false (as `createProcessRateLimiter`)
    */
   waitForAnswer?: boolean;
   /**
-   * With `waitForAnswer`: how long after its start a request is assumed to have reached the service when its answer
-   * takes longer (or its process died), in milliseconds. Finite: across processes a holder may die at any time.
+   * How long after its start a request is assumed to have reached the service when the limiter cannot tell (with
+   * `waitForAnswer`: its answer takes longer, or its process died), in milliseconds. Finite: across processes a holder
+   * may die at any time.
    * @default 1000
    */
   answerWaitLimit?: number;
@@ -113,7 +115,7 @@ export function resolveRedisLimiterOptions(options: RedisRateLimiterOptions): Re
   if (typeof prefix !== 'string') {
     throw new TypeError(`createRedisRateLimiter: prefix must be a string; got ${typeof prefix}`);
   }
-  const waitForAnswer = options.waitForAnswer ?? true;
+  const waitForAnswer = options.waitForAnswer ?? false;
   if (typeof waitForAnswer !== 'boolean') {
     throw new TypeError(`createRedisRateLimiter: waitForAnswer must be true or false; got ${String(waitForAnswer)}`);
   }

@@ -20,6 +20,9 @@ interface Grant {
 
 const NEVER = new AbortController().signal;
 
+/** An in-process slot: the release may take the request's outcome, and may carry `sent` and `leaving`. */
+type LocalSlot = ((outcome?: unknown) => void) & { sent?: () => void; leaving?: () => void };
+
 function describe(error: unknown): string {
   return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 300);
 }
@@ -122,23 +125,32 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   }
 
   function slot(key: string, ticket: string, grant: Grant, localRelease: ReleaseSlot | undefined): ReleaseSlot {
+    // The in-process slot, as the client's newer slots are: release(outcome), sent() (possibly twice), leaving().
+    const local = localRelease as LocalSlot | undefined;
     let released = false;
-    let reported = false;
-    const release = () => {
+    let reportedAt = Number.NEGATIVE_INFINITY;
+    const release = (outcome?: unknown) => {
       if (released) return;
       released = true;
-      localRelease?.();
+      local?.(outcome);
       // The answer (or failure) is what the next request of the key waits for.
       if (waitForAnswer) notify(key, 'release', ticket);
     };
     const sent = () => {
-      if (released || reported) return;
-      reported = true;
-      localRelease?.sent?.();
-      // Redis recorded the granted time; a request that left more than `margin` after it reports its real start.
-      if (performance.now() - grant.asked - grant.wait > margin) notify(key, 'sent', ticket);
+      if (released) return;
+      local?.sent?.();
+      // Each call moves the start later (fetch called, then the body written). Redis recorded the granted time: a
+      // start more than `margin` after it is reported, so Redis moves the key's start to its own clock.
+      const now = performance.now();
+      if (now - grant.asked - grant.wait > margin && now - reportedAt > margin) {
+        reportedAt = now;
+        notify(key, 'sent', ticket);
+      }
     };
-    return Object.assign(release, { sent });
+    const leaving = () => {
+      if (!released) local?.leaving?.();
+    };
+    return Object.assign(release, { sent, leaving });
   }
 
   return {

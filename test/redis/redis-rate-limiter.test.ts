@@ -35,13 +35,13 @@ async function withClients<T>(
 }
 
 describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
-  it('keeps the requests of one key interval apart at the service across three processes sharing Redis', async () => {
+  it('keeps the requests of one key interval apart at the service across three processes (waitForAnswer)', async () => {
     const server = await startCountingServer();
     const apiKey = freshKey('redis-gaps');
     try {
       await withClients(library, 3, async (clients) => {
         const calls = clients.flatMap((client, p) => {
-          const rateLimiter = createRedisRateLimiter({ redis: client.redis, interval: INTERVAL });
+          const rateLimiter = createRedisRateLimiter({ redis: client.redis, interval: INTERVAL, waitForAnswer: true });
           const service = new ServiceClient({ apiKey, baseUrl: server.baseUrl, rateLimiter });
           return [0, 1, 2].map((i) => service.createEwayBill(`p${p}-${i}`, validModel()));
         });
@@ -63,7 +63,7 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
     try {
       await withClients(library, 2, async (clients) => {
         const calls = clients.flatMap((client, p) => {
-          const rateLimiter = createRedisRateLimiter({ redis: client.redis, interval: INTERVAL });
+          const rateLimiter = createRedisRateLimiter({ redis: client.redis, interval: INTERVAL, waitForAnswer: true });
           const service = new ServiceClient({ apiKey, baseUrl: server.baseUrl, rateLimiter });
           return [0, 1].map((i) => service.createEwayBill(`p${p}-${i}`, validModel()));
         });
@@ -78,7 +78,7 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
     }
   });
 
-  it('with waitForAnswer: false spaces starts only, deciding each in at most two Redis calls', async () => {
+  it('by default spaces the starts only, deciding each in at most two Redis calls', async () => {
     const server = await startCountingServer(150);
     const apiKey = freshKey('redis-starts');
     const sends: number[] = [];
@@ -91,7 +91,7 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
             new ServiceClient({
               apiKey,
               baseUrl: server.baseUrl,
-              rateLimiter: createRedisRateLimiter({ redis: client.redis, interval: INTERVAL, waitForAnswer: false }),
+              rateLimiter: createRedisRateLimiter({ redis: client.redis, interval: INTERVAL }),
               fetch: (input, init) => {
                 sends.push(performance.now());
                 return fetch(input, init);
@@ -178,7 +178,13 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
     const client = await library.connect(hung.port, false);
     try {
       const logger = recordingLogger();
-      const rateLimiter = createRedisRateLimiter({ redis: client.redis, timeout: 200, interval: INTERVAL, logger });
+      const rateLimiter = createRedisRateLimiter({
+        redis: client.redis,
+        timeout: 200,
+        interval: INTERVAL,
+        waitForAnswer: true,
+        logger,
+      });
       const service = new ServiceClient({ apiKey: freshKey('hung'), baseUrl: server.baseUrl, rateLimiter });
       const results = await Promise.allSettled([0, 1, 2].map((i) => service.createEwayBill(`h${i}`, validModel())));
       expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
