@@ -9,6 +9,7 @@ const entry = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
   webhooks: 'src/webhooks/index.ts',
+  redis: 'src/redis/index.ts',
 };
 
 const shared = {

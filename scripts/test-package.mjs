@@ -205,6 +205,32 @@ try {
     { ...vmModules, EXPECT_MSW_MAJOR: '2' },
   );
 
+  step('the redis subpath loads without a Redis client installed, and shares the error hierarchy');
+  if (/from ['"](ioredis|redis)['"]|require\(['"](ioredis|redis)['"]\)/.test(main)) {
+    throw new Error('dist/index.js imports a Redis client');
+  }
+  const redisCheck = `
+    const sdk = await import('invoicing-service-sdk');
+    for (const [format, redis] of [['import', await import('invoicing-service-sdk/redis')], ['require', require('invoicing-service-sdk/redis')]]) {
+      if (typeof redis.createRedisRateLimiter !== 'function' || typeof redis.createRedisDedupeStore !== 'function') {
+        throw new Error(format + ': the redis subpath lacks its factories');
+      }
+      const error = new redis.RateLimiterUnavailableError('x');
+      if (!(error instanceof sdk.ServiceError) || error.code !== 'RATE_LIMITER_UNAVAILABLE' || error.mayHaveSucceeded !== false) {
+        throw new Error(format + ': RateLimiterUnavailableError is not a ServiceError with its code');
+      }
+      let typeError;
+      try { redis.createRedisRateLimiter({ redis: {} }); } catch (e) { typeError = e; }
+      if (!(typeError instanceof TypeError)) throw new Error(format + ': a bad client is not a TypeError');
+    }
+    console.log('invoicing-service-sdk/redis: import and require work without ioredis or redis installed');
+  `;
+  writeFileSync(
+    join(scratch, 'redis-check.mjs'),
+    `import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${redisCheck}`,
+  );
+  pass(run(process.execPath, ['redis-check.mjs'], scratch).trim());
+
   step('@arethetypeswrong/cli');
   console.log(run('npx', ['--no-install', 'attw', tarball, '--format', 'ascii']).trim());
   pass('attw');

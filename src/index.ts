@@ -27,6 +27,7 @@ export {
   UnauthorizedError,
 } from './errors/api-error.js';
 export { isAlreadyGenerated, PortalError, parsePortalCode } from './errors/portal-error.js';
+export { RateLimiterUnavailableError } from './errors/rate-limiter-unavailable.js';
 export type { ServiceErrorOptions } from './errors/service-error.js';
 export { isServiceError, ServiceError } from './errors/service-error.js';
 export { ConnectionError, mayHaveSucceeded, TimeoutError } from './errors/transport-errors.js';

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The one Lua script of the Redis rate limiter. It touches one Redis key (KEYS[1], the state of one API key), so it
+ * runs on Redis Cluster, and reads Redis's clock (`TIME`) only, so client clocks never matter.
+ *
+ * The state (JSON under the key, which expires) holds: `ls`, the start of the latest grant (in the future for a grant
+ * that waits for its time); `ab`, the latest time by which an ended request had reached the service; `fl`, the granted
+ * requests not yet released, each with its start `s` and the `ls` before it `p` (to undo an unused grant); `q`, the
+ * waiters in arrival order, each with the time `d` after which it is presumed gone; `lt`, the usual answer time.
+ *
+ * ARGV: op (`acquire` | `start` | `sent` | `release` | `cancel`), ticket, interval, margin, waitForAnswer (`1` | `0`),
+ * answerWaitLimit, grace (how long a waiter may be late for its wake-up), keep (how long idle state is kept).
+ *
+ * `acquire` answers `{1, µs}` for a grant: the request may start that many microseconds from now (a grant is fixed in
+ * advance, so the waiter sleeps and does not ask again), or `{0, µs}`: ask again in that many microseconds. `start`
+ * answers `{1, 0}` when a late grant may still be used (its start moved to now), `{0, 0}` when it must be asked
+ * again. The other ops answer `{1, 0}`.
+ */
+export const SLOT_SCRIPT = `
+local key, op, id = KEYS[1], ARGV[1], ARGV[2]
+local interval, margin, awl = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[6])
+local wfa = ARGV[5] == '1'
+local grace, keep = tonumber(ARGV[7]), tonumber(ARGV[8])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local raw = redis.call('GET', key)
+local st = {}
+if raw then st = cjson.decode(raw) end
+local fl, q = st.fl or {}, {}
+-- A recorded start is exact to within margin (later sends are reported), and its request reached the service by
+-- start + cap at the latest: past that it counts as arrived, which bounds a holder that died or never answers.
+local cap = margin + awl
+for fid, f in pairs(fl) do
+  if f.s + cap <= now then
+    st.ab = math.max(st.ab or 0, f.s + cap)
+    fl[fid] = nil
+  end
+end
+local pos
+for _, w in ipairs(st.q or {}) do
+  if w.d > now then
+    q[#q + 1] = w
+    if w.id == id then pos = #q end
+  end
+end
+
+local function save(reply)
+  local horizon = math.max(now, st.ls or 0)
+  for _, f in pairs(fl) do horizon = math.max(horizon, f.s + cap) end
+  for _, w in ipairs(q) do horizon = math.max(horizon, w.d) end
+  st.fl, st.q = fl, q
+  redis.call('SET', key, cjson.encode(st), 'PX', math.ceil(horizon - now + keep))
+  return reply
+end
+
+local function micros(ms) return math.max(0, math.ceil(ms * 1000)) end
+
+if op == 'acquire' then
+  local busy = wfa and next(fl) ~= nil
+  local first = now
+  if st.ls then first = math.max(first, st.ls + interval + margin) end
+  if wfa and st.ab then first = math.max(first, st.ab + interval + 1) end
+  -- Starts only, a grant is made at most lookahead before its time: a late start reported by then still moves it.
+  local lookahead = math.max(50, 2 * margin)
+  if (pos == 1 or (pos == nil and #q == 0)) and not busy and (wfa or first - now <= lookahead) then
+    if pos then table.remove(q, pos) end
+    fl[id] = { s = first, p = st.ls }
+    st.ls = first
+    return save({ 1, micros(first - now) })
+  end
+  if not pos then
+    q[#q + 1] = { id = id, d = 0 }
+    pos = #q
+  end
+  local lt = st.lt or 0
+  local holder
+  for _, f in pairs(fl) do
+    if holder == nil or f.s > holder.s then holder = f end
+  end
+  -- A grant made within interval of the answer it waited for loses nothing (the start is interval after the answer
+  -- anyway), so a waiter checks back a little after the answer is due, then at doubling delays, never in a loop.
+  local check = math.max(1.5 * lt + 2, interval / 2)
+  local wake
+  if not wfa then
+    -- Just before its turn: each waiter ahead takes one interval + margin.
+    wake = first + (pos - 1) * (interval + margin) - lookahead / 2
+  elseif pos == 1 then
+    local step = check
+    while holder.s + step <= now do step = step * 2 end
+    wake = math.min(holder.s + step, holder.s + cap)
+  else
+    -- Behind others: just after the answer of the waiter before, at the start it can expect.
+    local period = math.max(interval + margin, lt + interval + 1)
+    if holder ~= nil then first = math.max(first, holder.s + period) end
+    wake = first + (pos - 2) * period + check
+  end
+  wake = math.max(wake, now + 1)
+  q[pos].d = wake + grace
+  return save({ 0, micros(wake - now) })
+elseif op == 'start' then
+  -- A grant handed over late: it starts now if it is still the latest grant and was not counted as arrived;
+  -- otherwise it is dropped, and the caller asks again.
+  local f = fl[id]
+  if f and st.ls == f.s then
+    if now > f.s then f.s = now end
+    st.ls = f.s
+    return save({ 1, 0 })
+  end
+  fl[id] = nil
+  return save({ 0, 0 })
+elseif op == 'sent' then
+  local f = fl[id]
+  if f and now > f.s then f.s = now end
+  if f and now > (st.ls or 0) then st.ls = now end
+  return save({ 1, 0 })
+elseif op == 'release' then
+  local f = fl[id]
+  if f then
+    if f.s <= now then
+      local took = math.min(now - f.s, cap)
+      st.ab = math.max(st.ab or 0, math.min(now, f.s + cap))
+      st.lt = (st.lt or took) * 0.75 + took * 0.25
+    end
+    fl[id] = nil
+  end
+  return save({ 1, 0 })
+elseif op == 'cancel' then
+  if pos then table.remove(q, pos) end
+  local f = fl[id]
+  if f then
+    -- An unused grant: give its time back unless a later grant was already made after it.
+    if st.ls == f.s then st.ls = f.p end
+    fl[id] = nil
+  end
+  return save({ 1, 0 })
+end
+return redis.error_reply('invoicing-service-sdk: unknown op ' .. tostring(op))
+`;
+
+/** The SHA-1 digest Redis names the script by (`EVALSHA`). */
+export const SLOT_SCRIPT_SHA = createHash('sha1').update(SLOT_SCRIPT).digest('hex');

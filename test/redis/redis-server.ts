@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server, type Socket } from 'node:net';
+
+/** Makes sure `redis-server` is on the PATH: installs Debian's package when running as root, else fails clearly. */
+export function ensureRedisServer(): void {
+  if (!spawnSync('redis-server', ['--version']).error) return;
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      'These tests need redis-server, which is not on the PATH. Install it (Debian/Ubuntu: sudo apt-get install -y redis-server) and run them again.',
+    );
+  }
+  const installed = spawnSync('sh', ['-c', 'apt-get update && apt-get install -y redis-server'], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (installed.status !== 0 || spawnSync('redis-server', ['--version']).error) {
+    throw new Error('redis-server is missing and `apt-get install -y redis-server` did not install it');
+  }
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** A redis-server of this test, on a free loopback port, without persistence. */
+export interface TestRedis {
+  readonly port: number;
+  readonly url: string;
+  /** Stops it (SIGTERM), waiting for its exit. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty. */
+  start(): Promise<void>;
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  ensureRedisServer();
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const started = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child = started;
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 15_000);
+      started.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      started.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited with ${code}:\n${output}`));
+      });
+    });
+    started.stdout?.removeAllListeners('data');
+    started.stdout?.resume();
+    started.removeAllListeners('exit');
+  };
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = once(running, 'exit');
+    running.kill('SIGTERM');
+    await exited;
+  };
+  await start();
+  return { port, url: `redis://127.0.0.1:${port}`, stop, start };
+}
+
+/** A TCP server on loopback that accepts connections and never answers: a hung Redis. */
+export async function startHungServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
