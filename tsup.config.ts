@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Options } from 'tsup';
 
 const pkg = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
 
@@ -8,6 +9,7 @@ const entry = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
   gst: 'src/gst/index.ts',
+  webhooks: 'src/webhooks/index.ts',
 };
 
 const shared = {
@@ -18,12 +20,23 @@ const shared = {
   define: { __SDK_VERSION__: JSON.stringify(pkg.version) },
 } as const;
 
+// msw is optional: the ESM build imports it once, when the kit loads (top-level await, same instance as the test's);
+// CommonJS has no top-level await, so its build swaps in a loader that requires msw on first use of `handlers`.
+const cjsMswLoader: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'cjs-msw-loader',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/msw-loader\.js$/ }, () => ({
+      path: fileURLToPath(new URL('./src/testing/msw-loader.cjs.ts', import.meta.url)),
+    }));
+  },
+};
+
 export default defineConfig([
   // ESM: dependencies stay external and are resolved by the consumer.
   { ...shared, format: 'esm', dts: true },
   // CJS: ky and p-throttle are ESM-only, so they are bundled into the CJS build
   // (leaving ky external breaks with `import_ky.default.create is not a function`).
-  { ...shared, format: 'cjs', dts: true, noExternal: ['ky', 'p-throttle'] },
+  { ...shared, format: 'cjs', dts: true, noExternal: ['ky', 'p-throttle'], esbuildPlugins: [cjsMswLoader] },
   // The `invoicing-service-sdk` command.
   { ...shared, entry: { cli: 'src/cli/index.ts' }, format: 'esm', dts: false },
 ]);

@@ -17,11 +17,11 @@ const ms = (t: number) => `${Math.round(t).toString().padStart(5)} ms`;
 const heading = (text: string) => console.log(`\n== ${text}`);
 
 const mock = await startMockServer();
-console.log(`Mock service listening at ${mock.url} (an emulator of the spec, on this machine only)`);
+console.log(`Mock service listening at ${mock.baseUrl} (an emulator of the spec, on this machine only)`);
 
 try {
   heading('1. Create an e-way bill through ServiceClient');
-  const client = new ServiceClient({ apiKey: mock.apiKey, baseUrl: mock.url });
+  const client = new ServiceClient({ apiKey: mock.apiKey, baseUrl: mock.baseUrl });
   const invoice = mock.service.addDocument('INV-2026-0001');
   const created = await client.createEwayBill(invoice, buildEwayBillModel());
   console.log(`   ${created.message}`);
@@ -32,7 +32,7 @@ try {
   const starts: number[] = [];
   const throttled = new ServiceClient({
     apiKey: key,
-    baseUrl: mock.url,
+    baseUrl: mock.baseUrl,
     hooks: {
       onRequest: () => starts.push(performance.now() - begin),
       onRetry: (event) => console.log(`   (retry after ${event.reason}, waiting ${event.delayMs} ms)`),
@@ -62,7 +62,7 @@ try {
   await client.createEwayBill(invoice, buildEwayBillModel()).then(() => console.log('   unexpected success'), explain);
   const offline = mock.service.addCompany({ portalConnected: false });
   const offlineDoc = mock.service.addDocument('INV-OFFLINE-1', { companyId: offline.companyId });
-  const offlineClient = new ServiceClient({ apiKey: offline.apiKey, baseUrl: mock.url });
+  const offlineClient = new ServiceClient({ apiKey: offline.apiKey, baseUrl: mock.baseUrl });
   await offlineClient
     .createEwayBill(offlineDoc, buildEwayBillModel())
     .then(() => console.log('   unexpected'), explain);

@@ -116,6 +116,25 @@ assert(
   "the testing kit's refusal is a typed error",
 );
 
+// The webhooks subpath of the same build: it verifies what the root signs, and its errors are the SDK's errors.
+const webhooks =
+  format === 'import' ? await import('invoicing-service-sdk/webhooks') : require('invoicing-service-sdk/webhooks');
+assert(typeof webhooks.verifyWebhook === 'function', 'the webhooks subpath exports verifyWebhook');
+const hookBody = JSON.stringify({ event_id: 'e-1', event_type: 'document', data: { hash_id: 'h' } });
+const hookSecret = `whsec_${Math.random()}`;
+const hookEvent = await webhooks.verifyWebhook(hookBody, sdk.signWebhook(hookBody, hookSecret), hookSecret);
+assert(
+  hookEvent.known === false && hookEvent.received_event_type === 'document' && hookEvent.issues.length > 0,
+  'a drifted event comes back unrecognised with its issues',
+);
+const forged = await webhooks.verifyWebhook(hookBody, 'ab'.repeat(32), hookSecret).catch((error) => error);
+assert(
+  forged instanceof webhooks.WebhookVerificationError &&
+    forged instanceof sdk.ServiceError &&
+    forged instanceof other.ServiceError,
+  'a forged webhook is a WebhookVerificationError of the SDK',
+);
+
 // The gst subpath of the same build: the GST checks, and errors of the SDK's own classes.
 const gst = format === 'import' ? await import('invoicing-service-sdk/gst') : require('invoicing-service-sdk/gst');
 assert(gst.checkGstin('27AAPFU0939F1ZV').valid === true, 'the gst subpath checks a GSTIN');
@@ -137,5 +156,5 @@ assert(
 assert(sdk.checkGstin('27AAPFU0939F1ZV').valid === true, 'the root still exports checkGstin');
 
 console.log(
-  `ok: ${format} works (ServiceClient, errors, validation, no key in output, instanceof across the ESM and CJS builds, the testing and gst subpaths)`,
+  `ok: ${format} works (ServiceClient, errors, validation, no key in output, instanceof across the ESM and CJS builds, the testing, webhooks and gst subpaths)`,
 );

@@ -1,17 +1,36 @@
-// Tests the package as users get it: build, pack, install the tarball into a scratch consumer project,
-// use it there with both `import` and `require`, then run @arethetypeswrong/cli and publint on it.
-// Fails (exit 1) on any problem. Run with `npm run test:package`.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Tests the package as users get it: a plain `npm pack` from a tree without dist/ (the `prepack` script builds), the
+// tarball installed into a scratch consumer project, used there with `import` and `require` on Node 24 and Node 22,
+// first WITHOUT msw (the testing kit's mock server, fixtures and signWebhook need none), then with msw, and under real
+// Jest 30: a default CommonJS project, and the ESM mode recipe of docs/testing.md with msw 3 and with msw 2.
+// Then @arethetypeswrong/cli and publint. Fails (exit 1) on any problem. Run with `npm run test:package`.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { ensureNode22 } from './node22.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const run = (cmd, args, cwd = root) =>
-  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+const run = (cmd, args, cwd = root, env = process.env) =>
+  execFileSync(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
 const step = (title) => console.log(`\n== ${title}`);
+const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+let passed = 0;
+const pass = (message) => {
+  passed += 1;
+  console.log(`ok: ${message}`);
+};
+
+/** Writes a consumer check (test/consumer/*.mjs with a LOAD marker) as an ES module and as a CommonJS script. */
+function writeCheck(scratch, source, name, loads) {
+  const body = readFileSync(join(root, source), 'utf8');
+  const esm = body.replace('/* LOAD */', loads.esm);
+  const cjs = `(async () => {\n${body.replace('/* LOAD */', loads.cjs)}\n})().catch((e) => { console.error(e); process.exit(1); });`;
+  writeFileSync(join(scratch, `${name}.mjs`), esm);
+  writeFileSync(join(scratch, `${name}.cjs`), cjs);
+  return [`${name}.mjs`, `${name}.cjs`];
+}
 
 /**
  * Bundles `source` (one import of the installed tarball) as a browser or edge bundler would (esbuild, browser
@@ -34,6 +53,7 @@ async function bundleImport(consumer, { source, packages, markers, maxGzip }) {
     logLevel: 'silent',
   });
   const code = result.outputFiles[0].text;
+  // Modules esbuild read but tree-shook away have 0 bytes in the output: only what is left counts.
   const [output] = Object.values(result.metafile.outputs);
   const inputs = Object.entries(output.inputs)
     .filter(([, input]) => input.bytesInOutput > 0)
@@ -53,45 +73,104 @@ async function bundleImport(consumer, { source, packages, markers, maxGzip }) {
 const scratch = mkdtempSync(join(tmpdir(), 'invoicing-sdk-consumer-'));
 let failed = false;
 try {
-  step('build');
-  run(npm, ['run', 'build', '--silent']);
-
-  step('pack');
-  const packed = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', scratch]));
+  step('npm pack from a tree without dist/: the prepack script builds');
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  const packOutput = run(npm, ['pack', '--json', '--pack-destination', scratch]);
+  // The build's own output comes first on stdout; npm's JSON report is the last top-level array.
+  const packed = JSON.parse(packOutput.slice(packOutput.lastIndexOf('\n[\n') + 1));
   const tarball = join(scratch, packed[0].filename);
   console.log(`${packed[0].filename}: ${packed[0].entryCount} files, ${packed[0].size} bytes`);
   const files = packed[0].files.map((f) => f.path);
+  const needed = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/testing.js'];
+  const missing = [...needed, 'dist/testing.cjs', 'dist/testing.d.ts', 'dist/testing.d.cts', 'dist/cli.js'].filter(
+    (f) => !files.includes(f),
+  );
+  if (missing.length) throw new Error(`the tarball lacks ${missing.join(', ')} (files: ${files.join(', ')})`);
   const stray = files.filter((f) => !/^(dist\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(f));
   if (stray.length) throw new Error(`unexpected files in the tarball: ${stray.join(', ')}`);
+  pass('npm pack built dist/ and ships it (every entry, both formats, declarations, the bin)');
+
+  step('the metadata and README work from the registry page');
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  for (const [field, value] of [
+    ['repository', manifest.repository?.url],
+    ['homepage', manifest.homepage],
+    ['bugs', manifest.bugs?.url],
+  ]) {
+    if (!/^(git\+)?https:\/\/github\.com\/[\w-]+\/[\w-]+/.test(value ?? '')) throw new Error(`${field} is ${value}`);
+  }
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+  const relative = links.filter((link) => !/^(#|https:\/\/)/.test(link));
+  if (relative.length) throw new Error(`README links that break on the registry page: ${relative.join(', ')}`);
+  const repoBase = `${manifest.homepage.replace(/#readme$/, '')}/`;
+  const inRepo = links.filter((link) => link.startsWith(repoBase)).map((link) => link.slice(repoBase.length));
+  const absent = inRepo
+    .map((path) => /^(?:blob|tree)\/main\/([^#]+)/.exec(path)?.[1] ?? `(not blob/main or tree/main) ${path}`)
+    .filter((path) => !existsSync(join(root, path)));
+  if (absent.length) throw new Error(`README links to files that do not exist: ${absent.join(', ')}`);
+  if (!/npm install \.\/invoicing-service-sdk-\d+\.\d+\.\d+\.tgz/.test(readme)) {
+    throw new Error('the README does not say how to install from a packed tarball');
+  }
+  pass(`repository, homepage, bugs set; ${links.length} README links are anchors or absolute`);
 
   step('the main entry stays portable');
   const main = readFileSync(join(root, 'dist/index.js'), 'utf8');
   const portability = [/from ['"]node:/, /import\(['"]node:/, /from ['"]msw/].filter((pattern) => pattern.test(main));
   if (portability.length) throw new Error(`dist/index.js imports a Node built-in or msw: ${portability.join(', ')}`);
-  console.log('dist/index.js imports no node: module and no msw (edge runtimes can load it)');
+  pass('dist/index.js imports no node: module and no msw (edge runtimes can load it)');
 
-  step('install the tarball into a scratch consumer');
+  const node22 = ensureNode22(root);
+  const nodes = [
+    [`Node ${process.versions.node}`, process.execPath],
+    [`Node ${run(node22, ['--version']).trim().slice(1)}`, node22],
+  ];
+
+  step('install the tarball alone (no msw) into a scratch consumer');
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
-  const msw = JSON.parse(readFileSync(join(root, 'node_modules/msw/package.json'), 'utf8')).version;
-  run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', tarball, `msw@${msw}`], scratch);
-
-  const consumerChecks = readFileSync(new URL('./consumer-checks.mjs', import.meta.url), 'utf8');
-  for (const [format, file] of [
-    ['esm', 'check.mjs'],
-    ['cjs', 'check.cjs'],
-  ]) {
-    step(`use it with ${format === 'esm' ? 'import' : 'require'}`);
-    const load =
-      format === 'esm'
-        ? "const sdk = await import('invoicing-service-sdk');"
-        : "const sdk = require('invoicing-service-sdk');";
-    const body = consumerChecks.replace('/* LOAD */', load);
-    writeFileSync(
-      join(scratch, file),
-      format === 'esm' ? body : `(async () => {\n${body}\n})().catch((e) => { console.error(e); process.exit(1); });`,
-    );
-    console.log(run(process.execPath, [file], scratch).trim());
+  run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', tarball], scratch);
+  const noMsw = writeCheck(scratch, 'test/consumer/no-msw-check.mjs', 'no-msw', {
+    esm: "const sdk = await import('invoicing-service-sdk'); const testing = await import('invoicing-service-sdk/testing');",
+    cjs: "const sdk = require('invoicing-service-sdk'); const testing = require('invoicing-service-sdk/testing');",
+  });
+  for (const [label, binary] of nodes) {
+    for (const file of noMsw) pass(`${label}: ${run(binary, [file], scratch).trim().replace(/^ok: /, '')}`);
   }
+
+  step('add msw 3 and msw 2 (as msw2) to the consumer');
+  run(
+    npm,
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--prefer-offline',
+      `msw@${versionOf('msw')}`,
+      `msw2@npm:msw@${versionOf('msw2')}`,
+    ],
+    scratch,
+  );
+  const full = writeCheck(scratch, 'scripts/consumer-checks.mjs', 'check', {
+    esm: "const sdk = await import('invoicing-service-sdk');",
+    cjs: "const sdk = require('invoicing-service-sdk');",
+  });
+  for (const [label, binary] of nodes) {
+    for (const file of full) pass(`${label}: ${run(binary, [file], scratch).trim().replace(/^ok: /, '')}`);
+  }
+
+  step('the webhooks subpath bundles without the client (esbuild, browser, min+gzip)');
+  const bundle = await bundleImport(scratch, {
+    source:
+      "import { verifyWebhook } from 'invoicing-service-sdk/webhooks';\nexport default { fetch: verifyWebhook };\n",
+    // zod is dropped by the pure schema builders.
+    packages: ['ky', 'p-throttle', 'zod'],
+    markers: ['createEwayBill', 'ServiceClient'],
+    maxGzip: 12 * 1024,
+  });
+  console.log(bundle.summary);
+  if (bundle.problems.length) throw new Error(`the webhooks bundle: ${bundle.problems.join('; ')}`);
+  pass('the webhooks subpath bundles without ky, p-throttle, zod or the client');
 
   step('the gst subpath bundles without the client, ky or zod (esbuild, browser, min+gzip)');
   const gst = await bundleImport(scratch, {
@@ -104,19 +183,52 @@ try {
   });
   console.log(gst.summary);
   if (gst.problems.length) throw new Error(`the gst bundle: ${gst.problems.join('; ')}`);
+  pass('the gst subpath bundles without ky, p-throttle, zod or the client');
 
   step('the bin');
   const help = run(process.execPath, [join(scratch, 'node_modules/.bin/invoicing-service-sdk'), '--help'], scratch);
   if (!/mock-server/.test(help)) throw new Error(`invoicing-service-sdk --help did not describe mock-server:\n${help}`);
-  console.log('invoicing-service-sdk --help describes mock-server');
+  pass('invoicing-service-sdk --help describes mock-server');
+
+  step('Jest 30 over the installed package');
+  mkdirSync(join(scratch, 'tests'));
+  cpSync(join(root, 'test/consumer/jest'), join(scratch, 'tests'), { recursive: true });
+  const jest = join(root, 'node_modules/jest/bin/jest.js');
+  const jestRun = (label, config, env = {}) => {
+    const jestArgs = [jest, '--rootDir', scratch, '--ci', '--config', JSON.stringify(config)];
+    const result = spawnSync(process.execPath, jestArgs, {
+      cwd: scratch,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
+    const summary = /Tests:\s+(.*)/.exec(result.stderr)?.[1] ?? 'no summary';
+    if (result.status !== 0 || !/^\d+ passed, \d+ total$/.test(summary)) {
+      throw Object.assign(new Error(`${label}: Jest exited ${result.status} (${summary})`), result);
+    }
+    pass(`${label} (Jest: ${summary})`);
+  };
+  // A default project: CommonJS, babel-jest, no configuration but which files to run.
+  jestRun('Jest, default CommonJS project: require() of the kit; startMockServer, fixtures, signWebhook', {
+    testMatch: ['**/kit-commonjs.test.js'],
+  });
+  const esm = { transform: {}, testMatch: ['**/kit-esm.test.mjs'] };
+  const vmModules = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() };
+  jestRun("Jest's ESM mode (docs/testing.md recipe): msw 3 handlers", esm, { ...vmModules, EXPECT_MSW_MAJOR: '3' });
+  jestRun(
+    "Jest's ESM mode: msw 2 handlers",
+    { ...esm, moduleNameMapper: { '^msw$': 'msw2', '^msw/(.*)$': 'msw2/$1' } },
+    { ...vmModules, EXPECT_MSW_MAJOR: '2' },
+  );
 
   step('@arethetypeswrong/cli');
-  console.log(run('npx', ['--no-install', 'attw', '--pack', '.', '--format', 'ascii']).trim());
+  console.log(run('npx', ['--no-install', 'attw', tarball, '--format', 'ascii']).trim());
+  pass('attw');
 
   step('publint');
-  const lint = run('npx', ['--no-install', 'publint', '--strict']).trim();
+  const lint = run('npx', ['--no-install', 'publint', tarball, '--strict']).trim();
   console.log(lint);
   if (!/All good/i.test(lint)) throw new Error('publint reported problems');
+  pass('publint');
 } catch (error) {
   failed = true;
   console.error(`\ntest:package FAILED: ${error.message}`);
@@ -125,5 +237,5 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
+console.log(`\npackage: ${passed} passed, ${failed ? 1 : 0} failed`);
 if (failed) process.exit(1);
-console.log('\npackage: 7 passed, 0 failed');

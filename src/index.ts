@@ -1,6 +1,16 @@
 // The public surface of invoicing-service-sdk. Every exported name is listed here.
 
+export type {
+  EwayBillBatchClients,
+  EwayBillBatchItem,
+  EwayBillBatchOptions,
+  EwayBillBatchProgress,
+  EwayBillBatchResult,
+} from './client/batch.js';
+export { createEwayBills } from './client/batch.js';
 export type { ClientHooks, Logger, RequestEvent, ResponseEvent, RetryEvent } from './client/events.js';
+export type { EwayBillCreator, EwayBillOnceOptions, EwayBillOnceOutcome, EwayBillOnceResult } from './client/once.js';
+export { createEwayBillOnce } from './client/once.js';
 export type { RequestOptions, ServiceClientOptions } from './client/options.js';
 export { SDK_VERSION } from './client/runtime.js';
 export type { EwayBillResult } from './client/service-client.js';

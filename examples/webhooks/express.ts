@@ -2,7 +2,7 @@
 // Run it in this repository after `npm run build` (npx picks the Node 24 of node_modules, which runs .ts files):
 //   WEBHOOK_SECRET=... npx node examples/webhooks/express.ts
 import express from 'express';
-import { createNodeWebhookHandler, type WebhookEvent } from 'invoicing-service-sdk';
+import { createNodeWebhookHandler, type WebhookEvent } from 'invoicing-service-sdk/webhooks';
 
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret) throw new Error('Set WEBHOOK_SECRET to the webhook secret from the dashboard.');

@@ -2,7 +2,7 @@
 // Run it in this repository after `npm run build` (npx picks the Node 24 of node_modules, which runs .ts files):
 //   WEBHOOK_SECRET=... npx node examples/webhooks/fastify.ts
 import Fastify from 'fastify';
-import { createNodeWebhookHandler } from 'invoicing-service-sdk';
+import { createNodeWebhookHandler } from 'invoicing-service-sdk/webhooks';
 
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret) throw new Error('Set WEBHOOK_SECRET to the webhook secret from the dashboard.');
@@ -19,8 +19,11 @@ await app.register(async (webhooks) => {
     createNodeWebhookHandler({
       secret,
       onEvent: async (event) => {
-        if (event.event_type === 'unknown')
-          return app.log.info({ type: event.received_event_type }, 'skipping an event type this SDK does not know');
+        if (event.event_type === 'unknown') {
+          // A type newer than this SDK, or a known type whose data drifted from the spec (see event.issues).
+          const { received_event_type: type, issues } = event;
+          return app.log.warn({ type, issues, data: event.data }, 'an event this SDK cannot type; stored for review');
+        }
         if (event.event_type === 'inventory') {
           app.log.info({ product: event.data.service_product_id, qty: event.data.qty }, `stock ${event.data.movement}`);
         } else {

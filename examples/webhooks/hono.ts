@@ -6,7 +6,7 @@ import {
   verifyWebhook,
   WebhookPayloadError,
   WebhookVerificationError,
-} from 'invoicing-service-sdk';
+} from 'invoicing-service-sdk/webhooks';
 
 type Env = { Bindings: { WEBHOOK_SECRET: string } };
 

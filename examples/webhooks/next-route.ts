@@ -1,5 +1,5 @@
 // Next.js (App Router): app/api/webhooks/route.ts. Also runs on the Edge runtime (Web Crypto is used there).
-import { createWebhookHandler, parseWebhookTimestamp } from 'invoicing-service-sdk';
+import { createWebhookHandler, parseWebhookTimestamp } from 'invoicing-service-sdk/webhooks';
 
 const handler = createWebhookHandler({
   secret: process.env.WEBHOOK_SECRET ?? '',

@@ -2,7 +2,7 @@
 // Run it in this repository after `npm run build` (npx picks the Node 24 of node_modules, which runs .ts files):
 //   WEBHOOK_SECRET=... [WEBHOOK_SECRET_PREVIOUS=...] npx node examples/webhooks/node-http.ts
 import { createServer } from 'node:http';
-import { checkWebhookUrl, createNodeWebhookHandler } from 'invoicing-service-sdk';
+import { checkWebhookUrl, createNodeWebhookHandler } from 'invoicing-service-sdk/webhooks';
 
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret) throw new Error('Set WEBHOOK_SECRET to the webhook secret from the dashboard.');

@@ -1,13 +1,30 @@
 #!/usr/bin/env node
-// The `invoicing-service-sdk` command. It imports only what it runs: never msw, never the SDK's client.
+// The `invoicing-service-sdk` command. Each command loads only what it runs: mock-server never loads msw or the
+// SDK's client; `ewaybill create` loads the client.
 
 import { SDK_VERSION } from '../client/runtime.js';
 import { parseCommandLine } from './args.js';
-import { type CliOutput, runMockServer } from './mock-server-command.js';
+import type { CliOutput } from './mock-server-command.js';
 import { USAGE } from './usage.js';
 
+/** Aborts on the first SIGINT or SIGTERM; a second one ends the process as usual. */
+function stopSignal(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    dispose();
+    controller.abort();
+  };
+  const dispose = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return { signal: controller.signal, dispose };
+}
+
 /**
- * Runs the command line and resolves with the exit code: 0 done, 1 failure, 2 usage error.
+ * Runs the command line and resolves with the exit code: 0 done, 1 failure, 2 usage error, 130 stopped.
  * @example await main(['mock-server', '--port', '4010'], io)
  */
 export async function main(argv: readonly string[], io: CliOutput): Promise<number> {
@@ -22,8 +39,27 @@ export async function main(argv: readonly string[], io: CliOutput): Promise<numb
     case 'usage-error':
       io.err(`${command.message}\n\n${USAGE}`);
       return 2;
-    case 'mock-server':
+    case 'mock-server': {
+      const { runMockServer } = await import('./mock-server-command.js');
       return runMockServer(command, io);
+    }
+    case 'send-webhook': {
+      const { runSendWebhook } = await import('./send-webhook-command.js');
+      return runSendWebhook(command, io);
+    }
+    case 'ewaybill-create': {
+      const { runEwaybillCreate } = await import('./ewaybill-command.js');
+      const stop = stopSignal();
+      try {
+        return await runEwaybillCreate(command, io, {
+          env: process.env,
+          progressStream: process.stderr,
+          stop: stop.signal,
+        });
+      } finally {
+        stop.dispose();
+      }
+    }
   }
 }
 

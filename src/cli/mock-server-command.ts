@@ -3,6 +3,7 @@ import { buildEwayBillModel } from '../testing/model-fixture.js';
 import { serveEmulator } from '../testing/serve.js';
 import type { RecordedRequest } from '../testing/types.js';
 import type { CliCommand } from './args.js';
+import { createWebhookRelay } from './webhook-relay.js';
 
 /** Where the command writes: stdout and stderr in the CLI, buffers in tests. */
 export interface CliOutput {
@@ -37,11 +38,28 @@ function logLine(entry: RecordedRequest): string {
  * the base URL and a test key. Resolves with 1 when the port cannot be bound. It never loads msw.
  * @example await runMockServer({ port: 4010, host: '127.0.0.1', rateLimit: true, portalConnected: true, quiet: false, documents: 5 }, io)
  */
-export async function runMockServer(options: MockServerCommandOptions, io: CliOutput): Promise<number> {
+export async function runMockServer(
+  options: MockServerCommandOptions,
+  io: CliOutput,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<number> {
+  const webhookSecret = options.webhookSecret ?? env.WEBHOOK_SECRET;
+  if (options.webhookUrl !== undefined && (webhookSecret === undefined || webhookSecret === '')) {
+    io.err('--webhook-url needs the webhook secret: pass --webhook-secret, or set WEBHOOK_SECRET.');
+    return 2;
+  }
+  const webhook =
+    options.webhookUrl === undefined
+      ? undefined
+      : createWebhookRelay(options.webhookUrl, webhookSecret as string, io, options.quiet);
   const service = createEmulator({
+    apiKey: options.apiKey,
     rateLimit: options.rateLimit,
     portalConnected: options.portalConnected,
-    onRequest: options.quiet ? undefined : (entry) => io.out(logLine(entry)),
+    onRequest: (entry) => {
+      if (!options.quiet) io.out(logLine(entry));
+      webhook?.onRequest(entry);
+    },
   });
   let served: Awaited<ReturnType<typeof serveEmulator>>;
   try {
@@ -60,13 +78,18 @@ export async function runMockServer(options: MockServerCommandOptions, io: CliOu
   io.out('invoicing-service-sdk mock service: an emulator of the spec, with no account and no network.');
   io.out(`  Base URL:  ${served.url}`);
   io.out(documentsLine(ids));
-  io.out('  Test API key of this mock (not a secret: it exists only in this process):');
+  io.out(
+    options.apiKey === undefined
+      ? '  Test API key of this mock (not a secret: it exists only in this process; --api-key keeps one across restarts):'
+      : '  Test API key of this mock (the one given with --api-key):',
+  );
   io.out(`  export SERVICE_BASE_URL=${served.url} SERVICE_API_KEY=${service.apiKey}`);
   io.out(ids.length > 1 ? `Try (and again with ${demoDocumentId(2)}, and so on):` : 'Try:');
   io.out(
     `  curl -s -X POST "$SERVICE_BASE_URL/v2/ewaybill/${document}" -H "Authorization: Bearer $SERVICE_API_KEY" \\`,
   );
   io.out(`    -H "Content-Type: application/json" -d '${body}'`);
+  if (webhook) io.out(`  Webhooks: a signed document event to ${webhook.where} for each e-way bill generated`);
   io.out('Press Ctrl+C to stop.');
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
@@ -74,5 +97,6 @@ export async function runMockServer(options: MockServerCommandOptions, io: CliOu
   });
   io.out(`Received ${signal}; stopping the mock service.`);
   await served.close();
+  await webhook?.drain();
   return 0;
 }

@@ -12,6 +12,12 @@ import { toValidationError } from '../model/validate.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
 import { type RateLimiter, type ReleaseSlot, rateLimitKeyId, type SlotOutcome } from '../throttle/rate-limiter.js';
 import { abortableDelay, abortError } from './abort.js';
+import {
+  createEwayBills,
+  type EwayBillBatchItem,
+  type EwayBillBatchOptions,
+  type EwayBillBatchResult,
+} from './batch.js';
 import { emit } from './events.js';
 import {
   checkRequestOptions,
@@ -126,6 +132,22 @@ export class ServiceClient {
     const answer = await this.#send(docHashId, url, JSON.stringify(parsed.data), callOptions);
     const { message } = answer.json as { message?: unknown };
     return { success: true, message: typeof message === 'string' ? message : '' };
+  }
+
+  /**
+   * Creates the e-way bills of many documents of this client's company, one request per second (the key's limit):
+   * `createEwayBills(this, items, options)`. Each item settles on its own; results come in input order.
+   * @throws {TypeError} before anything is sent, when `items` or `options` are malformed.
+   * @example
+   * const results = await client.createEwayBills(invoices.map((i) => ({ docHashId: i.hash_id, model: toModel(i) })), {
+   *   onProgress: ({ done, total, etaMs }) => console.log(`${done}/${total}, ${Math.ceil(etaMs / 1000)} s left`),
+   * });
+   */
+  createEwayBills(
+    items: Iterable<Omit<EwayBillBatchItem, 'client'>>,
+    options?: EwayBillBatchOptions,
+  ): Promise<EwayBillBatchResult[]> {
+    return createEwayBills(this, items, options);
   }
 
   /** Runs the portal-rule preflight in the configured mode: nothing, warnings, or a ValidationError. */

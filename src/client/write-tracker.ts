@@ -59,7 +59,7 @@ function tracker(): TrackerState | undefined {
   channels.subscribe('undici:request:create', (message) => {
     try {
       const request = requestOf(message);
-      if (!request || request.method !== 'POST' || typeof request.origin !== 'string') return;
+      if (request?.method !== 'POST' || typeof request.origin !== 'string') return;
       const key = `${request.origin}${String(request.path)}`;
       const queue = state.unbound.get(key);
       const pending = queue?.shift();

@@ -18,6 +18,11 @@ export function generateApiKey(keyId: string, companyId: string): string {
   return `${header}.${payload}.${base64url(crypto.getRandomValues(new Uint8Array(32)))}`;
 }
 
+/** Whether `key` is shaped like the service's keys (a JWT: `header.payload.signature`, base64url). */
+export function isKeyShaped(key: unknown): key is string {
+  return typeof key === 'string' && JWT_SHAPE.test(key);
+}
+
 /** The outcome of reading an `Authorization` header. */
 export type BearerReading =
   | { readonly kind: 'missing' }

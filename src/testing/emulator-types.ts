@@ -4,6 +4,7 @@ import type {
   MockApiKeyOptions,
   MockCompanyOptions,
   MockDocument,
+  MockDocumentOptions,
   MockFault,
   RecordedRequest,
   WebhookDelivery,
@@ -45,10 +46,17 @@ export interface MockEmulator {
   /** The public id of a key (for example `'key_2'`) as it appears in {@link MockEmulator.requests}. */
   keyIdOf(apiKey: string): string | undefined;
   /**
-   * Adds a document and returns its hash id (a random `doc_…` one when none is given).
-   * @throws {TypeError} when the hash id is taken or the company is unknown.
+   * Adds a document and returns its hash id (a random `doc_…` one when none is given), of the default company
+   * unless `companyId` names another. A string is short for `{ hashId }`.
+   * @example service.addDocument(); service.addDocument('INV-1'); service.addDocument({ companyId: other.companyId });
+   * @throws {TypeError} when the options are not an object or a string, the hash id is taken or the company is unknown.
    */
-  addDocument(hashId?: string, options?: { companyId?: string | undefined }): string;
+  addDocument(options?: MockDocumentOptions | string): string;
+  /**
+   * The former two-argument form.
+   * @deprecated Use `addDocument({ hashId, companyId })`. This form still works and goes away in 0.3.0.
+   */
+  addDocument(hashId: string | undefined, options: { companyId?: string | undefined }): string;
   /** A document and the e-way bill generated for it, if any. */
   getDocument(hashId: string): MockDocument | undefined;
   /** Every document, of one company or of all. */

@@ -1,5 +1,5 @@
 import { abortableDelay } from '../client/abort.js';
-import { readBearer } from './api-key.js';
+import { isKeyShaped, readBearer } from './api-key.js';
 import { Directory } from './directory.js';
 import type { MockEmulator } from './emulator-types.js';
 import { buildDocumentEvent, buildInventoryEvent } from './event-fixtures.js';
@@ -8,7 +8,7 @@ import { type Outcome, toFetchResponse } from './outcome.js';
 import { RateWindow } from './rate-window.js';
 import { RequestLog } from './request-log.js';
 import { matchRoute, routeRequest } from './router.js';
-import { DEFAULT_MOCK_BASE_URL, type MockFault, type MockServiceOptions } from './types.js';
+import { DEFAULT_MOCK_BASE_URL, type MockDocumentOptions, type MockFault, type MockServiceOptions } from './types.js';
 import { checkWebhookTarget, deliverWebhook } from './webhook-emitter.js';
 
 /** The internal entry point of transports: the outcome of a request, before it is rendered. */
@@ -23,6 +23,43 @@ export interface EmulatorCore extends MockEmulator {
 }
 
 const defaultNow = () => performance.timeOrigin + performance.now();
+
+const DOCUMENT_OPTION_KEYS = new Set(['hashId', 'companyId']);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The options of `addDocument`: an object, a string (short for `{ hashId }`), or the deprecated two-argument form
+ * `(hashId | undefined, { companyId })`. @throws {TypeError} naming the argument that is wrong.
+ */
+function documentOptions(first: unknown, deprecatedOptions: unknown): MockDocumentOptions {
+  if (deprecatedOptions !== undefined) {
+    if (!isPlainObject(deprecatedOptions)) {
+      throw new TypeError('addDocument: the second argument must be an object like { companyId }');
+    }
+    if (first !== undefined && typeof first !== 'string') {
+      throw new TypeError('addDocument: pass one options object, addDocument({ hashId, companyId })');
+    }
+    return documentOptions({ hashId: first, companyId: deprecatedOptions.companyId }, undefined);
+  }
+  if (first === undefined) return {};
+  if (typeof first === 'string') return { hashId: first };
+  if (!isPlainObject(first)) {
+    throw new TypeError(`addDocument: options must be an object like { hashId, companyId }; got ${typeof first}`);
+  }
+  const unknown = Object.keys(first).filter((key) => !DOCUMENT_OPTION_KEYS.has(key));
+  if (unknown.length > 0) {
+    throw new TypeError(`addDocument: unknown option ${unknown.join(', ')}; the options are hashId and companyId`);
+  }
+  for (const key of DOCUMENT_OPTION_KEYS) {
+    if (first[key] !== undefined && typeof first[key] !== 'string') {
+      throw new TypeError(`addDocument: ${key} must be a string; got ${typeof first[key]}`);
+    }
+  }
+  return { hashId: first.hashId as string | undefined, companyId: first.companyId as string | undefined };
+}
 
 function basePath(baseUrl: string): string {
   let url: URL;
@@ -54,7 +91,12 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
   const faults: Readonly<MockFault>[] = [];
   let closing = new AbortController();
   let companyId = '';
-  let apiKey = '';
+  if (options.apiKey !== undefined && !isKeyShaped(options.apiKey)) {
+    throw new TypeError(
+      "apiKey must be shaped like the service's keys (a JWT: three base64url parts joined by dots); the value is not shown",
+    );
+  }
+  let apiKey = options.apiKey ?? '';
 
   function seed(): void {
     directory.clear();
@@ -129,7 +171,10 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
       directory.addApiKey({ ...keyOptions, companyId: keyOptions.companyId ?? companyId }),
     revokeApiKey: (key) => directory.revokeApiKey(key),
     keyIdOf: (key) => directory.keyRecord(key)?.keyId,
-    addDocument: (hashId, docOptions = {}) => directory.addDocument(docOptions.companyId ?? companyId, hashId),
+    addDocument: (first?: MockDocumentOptions | string, deprecatedOptions?: { companyId?: string | undefined }) => {
+      const docOptions = documentOptions(first, deprecatedOptions);
+      return directory.addDocument(docOptions.companyId ?? companyId, docOptions.hashId);
+    },
     getDocument: (hashId) => directory.documents().find((d) => d.hashId === hashId),
     documents: (id) => directory.documents(id),
     setPortalConnected: (connected, id) => directory.setPortalConnected(id ?? companyId, connected),

@@ -1,4 +1,5 @@
-// The testing kit: `invoicing-service-sdk/testing`. It loads msw (an optional peer dependency); the main entry never does.
+// The testing kit: `invoicing-service-sdk/testing`. msw is an optional peer dependency: only `service.handlers` needs it
+// (see msw-loader.ts); the mock server, the fixtures and signWebhook work without it. The main entry never loads msw.
 
 export { signWebhook } from '../webhooks/sign.js';
 export type { MockEmulator } from './emulator-types.js';
@@ -20,6 +21,7 @@ export type {
   MockApiKeyOptions,
   MockCompanyOptions,
   MockDocument,
+  MockDocumentOptions,
   MockEwayBill,
   MockFault,
   MockServiceOptions,

@@ -11,7 +11,12 @@ export interface MockServerOptions extends MockServiceOptions, ListenOptions {
 
 /** A running mock server. */
 export interface MockServer {
-  /** The base URL including the partner prefix, for example `http://127.0.0.1:54321/api/partner`. */
+  /**
+   * The base URL including the partner prefix, for example `http://127.0.0.1:54321/api/partner`: the `baseUrl`
+   * of a `ServiceClient`, as `service.baseUrl` is for msw.
+   */
+  readonly baseUrl: string;
+  /** @deprecated Use {@link MockServer.baseUrl} (the same value). `url` goes away in 0.3.0. */
   readonly url: string;
   /** A ready valid API key of the mock (not a secret: it exists only in this mock). */
   readonly apiKey: string;
@@ -27,7 +32,7 @@ export interface MockServer {
  *
  * @example
  * const mock = await startMockServer();
- * const client = new ServiceClient({ apiKey: mock.apiKey, baseUrl: mock.url });
+ * const client = new ServiceClient({ apiKey: mock.apiKey, baseUrl: mock.baseUrl });
  * await client.createEwayBill(mock.service.addDocument(), buildEwayBillModel());
  * await mock.close();
  *
@@ -41,6 +46,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const service = given ?? withHandlers(createEmulator(serviceOptions));
   const served = await serveEmulator(service as MockService & EmulatorCore, { port, host });
   return {
+    baseUrl: served.url,
     url: served.url,
     get apiKey() {
       return service.apiKey;

@@ -1,6 +1,7 @@
-import { type HttpHandler, HttpResponse, http } from 'msw';
+import type { HttpHandler } from 'msw';
 import { createEmulator, DECIDE, type EmulatorCore } from './emulator.js';
 import type { MockEmulator } from './emulator-types.js';
+import { loadMsw } from './msw-loader.js';
 import type { Outcome } from './outcome.js';
 import { toFetchResponse } from './outcome.js';
 import type { MockServiceOptions } from './types.js';
@@ -10,12 +11,11 @@ export interface MockService extends MockEmulator {
   /**
    * msw handlers answering every request under {@link MockEmulator.baseUrl} with the emulator.
    * A dropped connection is `HttpResponse.error()` (fetch rejects with a `TypeError`).
+   * Only this property needs msw (2 or 3, an optional peer dependency); it is built on first read.
+   * @throws {Error} on first read when msw is not installed, or cannot be loaded (Jest's default CommonJS mode:
+   * use Jest's ESM mode, see docs/testing.md).
    */
   readonly handlers: readonly HttpHandler[];
-}
-
-function render(outcome: Outcome): Response {
-  return outcome.kind === 'drop' ? HttpResponse.error() : toFetchResponse(outcome);
 }
 
 /**
@@ -41,10 +41,23 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   return withHandlers(createEmulator(options));
 }
 
-/** Adds msw handlers to an emulator core (the same object, so its state is shared). */
+/**
+ * Adds msw handlers to an emulator core (the same object, so its state is shared). They are built on first read of
+ * `handlers`, so a core served only by `startMockServer` or `service.fetch` never loads msw.
+ */
 export function withHandlers(core: EmulatorCore): MockService & EmulatorCore {
-  const handlers = Object.freeze([
-    http.all(`${core.baseUrl}/*`, async ({ request }) => render(await core[DECIDE](request))),
-  ]);
-  return Object.defineProperty(core, 'handlers', { value: handlers, enumerable: true }) as MockService & EmulatorCore;
+  let handlers: readonly HttpHandler[] | undefined;
+  return Object.defineProperty(core, 'handlers', {
+    enumerable: true,
+    get(): readonly HttpHandler[] {
+      if (handlers !== undefined) return handlers;
+      const { http, HttpResponse } = loadMsw();
+      const render = (outcome: Outcome): Response =>
+        outcome.kind === 'drop' ? HttpResponse.error() : toFetchResponse(outcome);
+      handlers = Object.freeze([
+        http.all(`${core.baseUrl}/*`, async ({ request }) => render(await core[DECIDE](request))),
+      ]);
+      return handlers;
+    },
+  }) as MockService & EmulatorCore;
 }

@@ -43,6 +43,12 @@ export interface MockServiceOptions {
    * @default true
    */
   portalConnected?: boolean | undefined;
+  /**
+   * The default company's API key, instead of a fresh random one: a key kept across restarts (the CLI's
+   * `mock-server --api-key`). It must be shaped like the service's keys (a JWT: `header.payload.signature`, base64url).
+   * @default a new random key
+   */
+  apiKey?: string | undefined;
   /** Where `sendDocumentEvent`, `sendInventoryEvent` and `emitWebhook` post when no target is passed to them. */
   webhook?: WebhookTarget | undefined;
   /** Called once per answered request, with its log entry (it never holds the API key). The CLI logs with it. */
@@ -134,6 +140,14 @@ export interface MockApiKeyOptions {
   companyId?: string | undefined;
   /** Whether the key may create e-way bills; `false` makes that answer 401 FORBIDDEN. @default true */
   canCreateEwayBill?: boolean | undefined;
+}
+
+/** A new document of the mock. */
+export interface MockDocumentOptions {
+  /** Its hash id (the `doc_hash_id` of the path). @default a random `doc_…` id */
+  hashId?: string | undefined;
+  /** The company it belongs to. @default the default company (`service.companyId`) */
+  companyId?: string | undefined;
 }
 
 /** An e-way bill the mock generated. */

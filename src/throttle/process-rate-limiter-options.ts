@@ -6,8 +6,9 @@ export interface ProcessRateLimiterOptions {
    */
   interval?: number;
   /**
-   * Extra milliseconds added to p-throttle's interval: p-throttle's strict mode was measured starting calls
-   * up to about 11 ms early in bursts. The bound itself is also enforced by a monotonic-clock check.
+   * Extra milliseconds between two requests of a key, on top of `interval`, measured from the moment the previous one
+   * left: arrivals at the service jitter by more than the client's timers do, and p-throttle's strict mode was measured
+   * starting calls up to about 11 ms early in bursts. Enforced by a monotonic-clock check.
    * @default 25
    */
   margin?: number;

@@ -134,7 +134,8 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
 
   /** The earliest time the next request of the key may start. */
   function earliestStart(state: KeyState): number {
-    let earliest = state.lastStart + interval + extraMargin(performance.now());
+    // The margin applies from the moment a request left too: arrivals jitter by more than timers do.
+    let earliest = state.lastStart + interval + margin + extraMargin(performance.now());
     // A request still being written may arrive at any moment: wait for its `sent()` (which wakes this turn), or assume
     // it arrived `answerWaitLimit` after its grant.
     for (const r of state.inFlight)

@@ -1,3 +1,4 @@
+import { callUserCallback } from '../internal/callback.js';
 import { resolveCryptoPath } from './crypto-backend.js';
 import { WebhookPayloadError, WebhookVerificationError } from './errors.js';
 import type { WebhookEvent } from './events.js';
@@ -20,13 +21,14 @@ function ok(extra: Record<string, unknown> = {}): DeliveryAnswer {
   return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ ok: true, ...extra }) };
 }
 
-/** Passes a cause to `onError`; a failing `onError` must not change the answer. */
-export function report(options: Pick<ResolvedHandlerOptions, 'onError'>, cause: unknown, info: WebhookErrorInfo): void {
-  try {
-    options.onError(cause, info);
-  } catch {
-    // Nothing sensible is left to do with an error thrown by the error reporter.
-  }
+type Reporting = Pick<ResolvedHandlerOptions, 'onError' | 'logger'>;
+
+/**
+ * Passes a cause to `onError`. A throwing or rejecting `onError` never changes the answer and never becomes an
+ * unhandled rejection: it is reported once through the logger.
+ */
+export function report(options: Reporting, cause: unknown, info: WebhookErrorInfo): void {
+  callUserCallback('webhook onError', options.onError, [cause, info], options.logger);
 }
 
 /**
@@ -34,7 +36,7 @@ export function report(options: Pick<ResolvedHandlerOptions, 'onError'>, cause: 
  * The cause goes to `onError`.
  */
 export function refuse(
-  options: Pick<ResolvedHandlerOptions, 'onError'>,
+  options: Reporting,
   status: number,
   code: string,
   cause: unknown,
@@ -59,7 +61,13 @@ async function runOnce(options: ResolvedHandlerOptions, event: WebhookEvent): Pr
   // The claim's owner: if this delivery outlives its lease and another one claims the event, this delivery's
   // commit or release must not settle the other's claim.
   const token = globalThis.crypto.randomUUID();
-  const claim = await dedupe.claim(eventId, options.processingLeaseMs, token);
+  const claim: unknown = await dedupe.claim(eventId, options.processingLeaseMs, token);
+  if (claim !== 'claimed' && claim !== 'processed' && claim !== 'processing') {
+    // Taking an unknown answer as 'claimed' could run an event twice; 500 makes the service redeliver.
+    throw new TypeError(
+      `dedupe.claim must resolve to 'claimed', 'processing' or 'processed'; got ${typeof claim === 'string' ? JSON.stringify(claim.slice(0, 40)) : typeof claim}.`,
+    );
+  }
   if (claim === 'processed') return ok({ duplicate: true });
   if (claim === 'processing') {
     // Not 2xx: if the delivery holding the claim fails, this event must still be redelivered.
@@ -96,7 +104,7 @@ export async function answerDelivery(
   try {
     const pending = checkSignature(body, signature, options.secrets, resolveCryptoPath(options.crypto));
     if (pending !== undefined) await pending;
-    event = parseWebhookEvent(body);
+    event = parseWebhookEvent(body, options);
   } catch (error) {
     if (error instanceof WebhookVerificationError) return refuse(options, 401, error.code, error);
     if (error instanceof WebhookPayloadError) return refuse(options, 400, error.code, error);

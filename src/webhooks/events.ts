@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import type { ValidationIssue } from '../errors/validation-error.js';
+import type { INVENTORY_MOVEMENTS } from './event-fields.js';
 
 /**
  * The event types the spec defines (spec, Events). Any other `event_type` arrives as an {@link UnknownEvent}, whose
@@ -9,52 +10,44 @@ export const WEBHOOK_EVENT_TYPES = ['document', 'inventory'] as const;
 /** A known event type. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** The directions of an inventory change. */
-export const INVENTORY_MOVEMENTS = ['in', 'out'] as const;
-
 /** `partner_product_id` of a product that is not mapped to the partner's system. */
 export const UNMAPPED_PARTNER_PRODUCT_ID = -1;
 
 /**
- * The `data` of a `document` event (spec, Event type `document`). Fields the service adds later are dropped.
- * `timestamp` keeps the spec's text form `YYYY-MM-DD HH:MM:SS.ffffff`; see `parseWebhookTimestamp`.
+ * The `data` of a `document` event: a document was created, updated or modified (spec, Event type `document`).
+ * Fields the service adds later are kept on the object as received (read them as `event.data['new_field']`).
  */
-export const DocumentEventDataSchema = z.object({
-  document_type: z.string(),
-  serial_number: z.string(),
-  hash_id: z.string(),
-  message: z.string(),
-  timestamp: z.string(),
-});
-
-/** The `data` of a `document` event: a document was created, updated or modified. */
-export type DocumentEventData = z.output<typeof DocumentEventDataSchema>;
+export interface DocumentEventData {
+  /** The kind of document, for example `'invoice'`. */
+  readonly document_type: string;
+  /** The document's serial number, for example `'INV-2026-0042'`. */
+  readonly serial_number: string;
+  /** The document's id in the service (its hash id). */
+  readonly hash_id: string;
+  /** What happened, in words, for example `'Document created'`. */
+  readonly message: string;
+  /** When, as the spec's text `YYYY-MM-DD HH:MM:SS.ffffff` (IST); see `parseWebhookTimestamp`. */
+  readonly timestamp: string;
+}
 
 /**
- * The `data` of an `inventory` event (spec, Event type `inventory`). Fields the service adds later are dropped.
- * `partner_product_id` is {@link UNMAPPED_PARTNER_PRODUCT_ID} (-1) when the product is not mapped.
+ * The `data` of an `inventory` event: stock went in or out (spec, Event type `inventory`).
+ * Fields the service adds later are kept on the object as received.
  */
-export const InventoryEventDataSchema = z.object({
-  service_product_id: z.int(),
-  partner_product_id: z.union([z.int(), z.string()]),
-  product_name: z.string(),
-  qty: z.number(),
-  movement: z.enum(INVENTORY_MOVEMENTS),
-  timestamp: z.string(),
-});
-
-/** The `data` of an `inventory` event: stock went in or out. */
-export type InventoryEventData = z.output<typeof InventoryEventDataSchema>;
-
-/**
- * The envelope of every event. `event_id` has a UUID shape in the spec, but any non-empty id of at most
- * 256 characters is accepted, so a change of id format never makes a receiver refuse events.
- */
-export const WebhookEnvelopeSchema = z.object({
-  event_id: z.string().min(1).max(256),
-  event_type: z.string().min(1),
-  data: z.unknown(),
-});
+export interface InventoryEventData {
+  /** The product's id in the service. */
+  readonly service_product_id: number;
+  /** The product's id in the partner's system, or {@link UNMAPPED_PARTNER_PRODUCT_ID} (-1) when not mapped. */
+  readonly partner_product_id: number | string;
+  /** The product's name. */
+  readonly product_name: string;
+  /** How much moved (may be fractional). */
+  readonly qty: number;
+  /** `'in'` or `'out'`. */
+  readonly movement: (typeof INVENTORY_MOVEMENTS)[number];
+  /** When, as the spec's text `YYYY-MM-DD HH:MM:SS.ffffff` (IST); see `parseWebhookTimestamp`. */
+  readonly timestamp: string;
+}
 
 /** A `document` event: `event.event_type === 'document'` narrows a {@link WebhookEvent} to it. */
 export interface DocumentEvent {
@@ -79,13 +72,19 @@ export interface InventoryEvent {
 export const UNKNOWN_EVENT_TYPE = 'unknown';
 
 /**
- * An event whose `event_type` this SDK version does not know. It still passed the signature check
- * and has an `event_id`; `data` is the JSON value as received. A new event type never breaks a receiver.
+ * An event this SDK version cannot type: its `event_type` is new, or it is a known type whose `data` does not match
+ * the spec's shape (payload drift; `issues` says what did not match). It still passed the signature check and has an
+ * `event_id`; `data` is the JSON value as received. Neither a new event type nor a changed payload breaks a receiver
+ * or loses an event.
  *
  * @example
  * // The service sent {"event_id":"e-9","event_type":"payment","data":{...}}:
  * event.event_type;          // 'unknown'
  * event.received_event_type; // 'payment'
+ * event.issues;              // [] (a type this SDK does not know)
+ * // An inventory event whose data lacks service_product_id:
+ * event.received_event_type; // 'inventory'
+ * event.issues;              // [{ field: 'data.service_product_id', message: 'is missing', ... }]
  */
 export interface UnknownEvent {
   readonly known: false;
@@ -94,7 +93,13 @@ export interface UnknownEvent {
   readonly event_type: typeof UNKNOWN_EVENT_TYPE;
   /** The `event_type` exactly as the envelope gave it, for example `'payment'`. */
   readonly received_event_type: string;
+  /** The JSON value of the envelope's `data`, exactly as received. */
   readonly data: unknown;
+  /**
+   * What in `data` did not match the spec's shape, for a known `received_event_type`; empty for a type this SDK
+   * does not know.
+   */
+  readonly issues: readonly ValidationIssue[];
 }
 
 /** An event of a type the spec defines. */

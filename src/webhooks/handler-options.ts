@@ -1,3 +1,4 @@
+import type { WarnSink } from '../internal/callback.js';
 import { type CryptoChoice, resolveCryptoPath } from './crypto-backend.js';
 import { isDedupeStore, type WebhookDedupeStore } from './dedupe-store.js';
 import type { WebhookEvent } from './events.js';
@@ -48,10 +49,31 @@ export interface WebhookHandlerOptions {
   /** Which HMAC implementation to use. @default 'auto' */
   crypto?: CryptoChoice | undefined;
   /**
-   * Called for every delivery not answered with 2xx, with the cause (never containing the secret).
-   * @default logs 5xx causes with console.error; 4xx (forgeries, bad payloads) are not logged
+   * Called for every delivery not answered with 2xx, with the cause (never containing the secret). It only reports:
+   * if it throws or returns a promise that rejects, the failure goes to `logger.warn` once and the answer stays the same.
+   * @default logs 5xx causes through `logger.warn`; 4xx (forgeries, bad payloads) are not logged
    */
-  onError?: ((error: unknown, info: WebhookErrorInfo) => void) | undefined;
+  onError?: ((error: unknown, info: WebhookErrorInfo) => unknown) | undefined;
+  /**
+   * Where the handler reports what it cannot put in an answer: a failing `onError` or dedupe `commit`/`release`,
+   * and (with the default `onError`) the causes of 5xx answers. Anything with a console-like `warn(message)`.
+   * @default console
+   */
+  logger?: WarnSink | undefined;
+  /**
+   * How long the handler waits for the whole body, in milliseconds. A body still arriving after that is answered
+   * with 408 and the connection is closed: the service waits about 10 s for an answer, so a body that slow is not a
+   * real delivery, and a client dripping bytes cannot hold a connection open.
+   * @default 10000
+   */
+  bodyTimeoutMs?: number | undefined;
+  /**
+   * What to do with an event of a known type whose `data` does not match the spec's shape (payload drift).
+   * `false` delivers it to `onEvent` as an unrecognised event (`known: false`, `received_event_type`, `issues`) and
+   * answers 2xx, so no event is lost; `true` refuses it with 400 (`WebhookPayloadError`), and the service redelivers.
+   * @default false
+   */
+  strictPayload?: boolean | undefined;
 }
 
 /** {@link WebhookHandlerOptions} checked once, with defaults filled in. */
@@ -64,7 +86,10 @@ export interface ResolvedHandlerOptions {
   readonly processingLeaseMs: number;
   readonly maxBodyBytes: number;
   readonly crypto: CryptoChoice;
-  readonly onError: (error: unknown, info: WebhookErrorInfo) => void;
+  readonly onError: (error: unknown, info: WebhookErrorInfo) => unknown;
+  readonly logger: WarnSink;
+  readonly bodyTimeoutMs: number;
+  readonly strictPayload: boolean;
 }
 
 function positiveInteger(value: unknown, name: string, fallback: number): number {
@@ -77,12 +102,20 @@ function positiveInteger(value: unknown, name: string, fallback: number): number
   return value;
 }
 
-function defaultOnError(error: unknown, info: WebhookErrorInfo): void {
-  if (info.status < 500) return;
-  const described = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  console.error(
-    `[invoicing-service-sdk] webhook answered ${info.status}${info.eventId ? ` for event ${info.eventId}` : ''}: ${described}`,
-  );
+/** The default `onError`: 5xx causes go to the logger (4xx are forgeries and bad payloads, not worth a line). */
+function defaultOnError(logger: WarnSink): (error: unknown, info: WebhookErrorInfo) => void {
+  return (error, info) => {
+    if (info.status < 500) return;
+    const described = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const event = info.eventId ? ` for event ${info.eventId}` : '';
+    logger.warn(`invoicing-service-sdk: webhook answered ${info.status}${event}: ${described.slice(0, 500)}`, {
+      status: info.status,
+    });
+  };
+}
+
+function isWarnSink(value: unknown): value is WarnSink {
+  return typeof value === 'object' && value !== null && typeof (value as Partial<WarnSink>).warn === 'function';
 }
 
 /**
@@ -106,6 +139,13 @@ export function resolveHandlerOptions(options: WebhookHandlerOptions): ResolvedH
   if (options.onError !== undefined && typeof options.onError !== 'function') {
     throw new TypeError('onError must be a function.');
   }
+  if (options.logger !== undefined && !isWarnSink(options.logger)) {
+    throw new TypeError('logger must be an object with a warn(message) method, such as console.');
+  }
+  if (options.strictPayload !== undefined && typeof options.strictPayload !== 'boolean') {
+    throw new TypeError('strictPayload must be true or false.');
+  }
+  const logger = options.logger ?? console;
   const crypto = options.crypto ?? 'auto';
   resolveCryptoPath(crypto);
   return Object.freeze({
@@ -116,6 +156,9 @@ export function resolveHandlerOptions(options: WebhookHandlerOptions): ResolvedH
     processingLeaseMs: positiveInteger(options.processingLeaseMs, 'processingLeaseMs', 120_000),
     maxBodyBytes: positiveInteger(options.maxBodyBytes, 'maxBodyBytes', 1024 * 1024),
     crypto,
-    onError: options.onError ?? defaultOnError,
+    onError: options.onError ?? defaultOnError(logger),
+    logger,
+    bodyTimeoutMs: positiveInteger(options.bodyTimeoutMs, 'bodyTimeoutMs', 10_000),
+    strictPayload: options.strictPayload ?? false,
   });
 }

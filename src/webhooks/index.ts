@@ -1,10 +1,13 @@
 // The webhook receiving side: verification, events, handlers, de-duplication, URL checks, signing.
 // Nothing here imports a node: module, so the main entry stays loadable in edge runtimes.
 
+export type { ValidationIssue } from '../errors/validation-error.js';
 export type { CryptoChoice, CryptoPath } from './crypto-backend.js';
 export type { DedupeClaim, WebhookDedupeStore } from './dedupe-store.js';
 export type { WebhookVerificationReason } from './errors.js';
 export { WebhookPayloadError, WebhookVerificationError } from './errors.js';
+export { INVENTORY_MOVEMENTS } from './event-fields.js';
+export { DocumentEventDataSchema, InventoryEventDataSchema, WebhookEnvelopeSchema } from './event-schemas.js';
 export type {
   DocumentEvent,
   DocumentEventData,
@@ -15,15 +18,7 @@ export type {
   WebhookEvent,
   WebhookEventType,
 } from './events.js';
-export {
-  DocumentEventDataSchema,
-  INVENTORY_MOVEMENTS,
-  InventoryEventDataSchema,
-  UNKNOWN_EVENT_TYPE,
-  UNMAPPED_PARTNER_PRODUCT_ID,
-  WEBHOOK_EVENT_TYPES,
-  WebhookEnvelopeSchema,
-} from './events.js';
+export { UNKNOWN_EVENT_TYPE, UNMAPPED_PARTNER_PRODUCT_ID, WEBHOOK_EVENT_TYPES } from './events.js';
 export type { FetchWebhookHandler } from './fetch-handler.js';
 export { createWebhookHandler } from './fetch-handler.js';
 export type { WebhookErrorInfo, WebhookHandlerOptions } from './handler-options.js';

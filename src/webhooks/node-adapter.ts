@@ -1,7 +1,7 @@
 import { answerDelivery, type DeliveryAnswer, refuse } from './delivery.js';
 import { resolveHandlerOptions, type WebhookHandlerOptions } from './handler-options.js';
 import { isRawBody, normaliseRawBody, RAW_BODY_HELP } from './raw-body.js';
-import { announcesTooLarge, readLimited, TOO_LARGE } from './read-body.js';
+import { announcesTooLarge, bodyTimedOut, readLimited, TIMED_OUT, TOO_LARGE } from './read-body.js';
 
 type NodeHeaders = Record<string, string | string[] | undefined>;
 
@@ -98,7 +98,7 @@ function bufferedBody(request: NodeRequestLike | FastifyRequestLike): unknown {
 
 /**
  * Makes a webhook endpoint for Node's `http` module, Express and Fastify, with the same checks and answers as
- * `createWebhookHandler`. It reads the raw body from the request stream, or takes `req.rawBody` or a raw `req.body`
+ * `createWebhookHandler` (408 when the body is not in full within `bodyTimeoutMs`). It reads the raw body from the request stream, or takes `req.rawBody` or a raw `req.body`
  * (a Buffer or string from `express.raw()`, or from a Fastify content-type parser with `parseAs: 'buffer'`).
  * A body that a JSON parser already turned into an object is refused with a 500 and a cause that says how to fix it.
  *
@@ -122,7 +122,7 @@ export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWe
     }
     const signature = firstHeader(request.headers['x-signature']);
     const buffered = bufferedBody(request);
-    let body: string | Uint8Array | typeof TOO_LARGE;
+    let body: string | Uint8Array | typeof TOO_LARGE | typeof TIMED_OUT;
     if (isRawBody(buffered)) {
       body = normaliseRawBody(buffered);
       if (byteLength(body) > resolved.maxBodyBytes) body = TOO_LARGE;
@@ -130,7 +130,9 @@ export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWe
       // Fastify leaves the body undefined when the request has none.
       body = '';
     } else if (buffered === undefined && !isFastifyRequest(request) && request.readableEnded !== true) {
-      body = await readLimited(chunksOf(request), resolved.maxBodyBytes);
+      // On a timeout the stream is left alone: destroying it now would reset the socket before the 408 is sent,
+      // and the 408 carries `connection: close`, so Node closes the connection once the answer is out.
+      body = await readLimited(chunksOf(request), resolved.maxBodyBytes, { timeoutMs: resolved.bodyTimeoutMs });
     } else {
       const how = buffered === undefined ? 'read' : 'parsed';
       const cause = new TypeError(`The webhook request body was ${how} before the webhook handler. ${RAW_BODY_HELP}`);
@@ -138,6 +140,10 @@ export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWe
     }
     if (body === TOO_LARGE) {
       return refuse(resolved, 413, 'PAYLOAD_TOO_LARGE', tooLarge, { headers: { connection: 'close' } });
+    }
+    if (body === TIMED_OUT) {
+      const cause = bodyTimedOut(resolved.bodyTimeoutMs);
+      return refuse(resolved, 408, 'BODY_TIMEOUT', cause, { headers: { connection: 'close' } });
     }
     return answerDelivery(resolved, body, signature);
   }

@@ -1,22 +1,11 @@
-import type * as z from 'zod';
-import { type ValidationIssue, validationIssue } from '../errors/validation-error.js';
+import { validationIssue } from '../errors/validation-error.js';
 import { WebhookPayloadError } from './errors.js';
-import {
-  DocumentEventDataSchema,
-  InventoryEventDataSchema,
-  UNKNOWN_EVENT_TYPE,
-  WebhookEnvelopeSchema,
-  type WebhookEvent,
-} from './events.js';
+import { checkFields, DOCUMENT_EVENT_FIELDS, INVENTORY_EVENT_FIELDS } from './event-fields.js';
+import { UNKNOWN_EVENT_TYPE, type WebhookEvent } from './events.js';
 
-function issuesOf(error: z.ZodError, prefix: readonly string[] = []): ValidationIssue[] {
-  return error.issues.map((issue) =>
-    validationIssue(
-      [...prefix, ...issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment))],
-      issue.message,
-    ),
-  );
-}
+const FIELDS_OF_TYPE = { document: DOCUMENT_EVENT_FIELDS, inventory: INVENTORY_EVENT_FIELDS } as const;
+
+const MAX_EVENT_ID_LENGTH = 256;
 
 function fail(message: string, cause?: unknown): never {
   throw new WebhookPayloadError([validationIssue([], message)], { cause });
@@ -43,27 +32,57 @@ function parseJson(body: string | Uint8Array): unknown {
   }
 }
 
+/** Options of {@link parseWebhookEvent}. */
+export interface ParseWebhookEventOptions {
+  /** Refuse a known event type whose `data` does not match the spec's shape, instead of delivering it unrecognised. */
+  readonly strictPayload?: boolean | undefined;
+}
+
+function envelopeIssue(value: unknown, name: 'event_id' | 'event_type'): string | undefined {
+  if (value === undefined) return 'is missing';
+  if (typeof value !== 'string') return 'expected a string';
+  if (value === '') return 'must not be empty';
+  if (name === 'event_id' && value.length > MAX_EVENT_ID_LENGTH)
+    return `must be at most ${MAX_EVENT_ID_LENGTH} characters`;
+  return undefined;
+}
+
 /**
- * Parses and validates a webhook body whose signature was already checked.
- * @throws {WebhookPayloadError} When the body is not JSON, not an envelope, or a known event breaks the spec.
+ * Parses a webhook body whose signature was already checked. Lenient in what it receives: extra fields are kept, and
+ * a known event type whose `data` does not match the spec's shape comes back unrecognised (`known: false`, with
+ * `issues`), unless `strictPayload` is set.
+ * @throws {WebhookPayloadError} When the body is not UTF-8 JSON, not an object, or has no usable `event_id` or
+ *   `event_type`; with `strictPayload`, also when a known event's `data` does not match the spec.
  */
-export function parseWebhookEvent(body: string | Uint8Array): WebhookEvent {
+export function parseWebhookEvent(body: string | Uint8Array, options: ParseWebhookEventOptions = {}): WebhookEvent {
   const json = parseJson(body);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     fail('Expected a JSON object (the event envelope with event_id, event_type and data)');
   }
-  const envelope = WebhookEnvelopeSchema.safeParse(json);
-  if (!envelope.success) throw new WebhookPayloadError(issuesOf(envelope.error));
-  const { event_id, event_type, data } = envelope.data;
-  if (event_type === 'document') {
-    const parsed = DocumentEventDataSchema.safeParse(data);
-    if (!parsed.success) throw new WebhookPayloadError(issuesOf(parsed.error, ['data']));
-    return { known: true, event_id, event_type, data: parsed.data };
+  const { event_id, event_type, data } = json as Record<string, unknown>;
+  const idProblem = envelopeIssue(event_id, 'event_id');
+  const typeProblem = envelopeIssue(event_type, 'event_type');
+  if (idProblem !== undefined || typeProblem !== undefined) {
+    const issues = [];
+    if (idProblem !== undefined) issues.push(validationIssue(['event_id'], idProblem));
+    if (typeProblem !== undefined) issues.push(validationIssue(['event_type'], typeProblem));
+    throw new WebhookPayloadError(issues);
   }
-  if (event_type === 'inventory') {
-    const parsed = InventoryEventDataSchema.safeParse(data);
-    if (!parsed.success) throw new WebhookPayloadError(issuesOf(parsed.error, ['data']));
-    return { known: true, event_id, event_type, data: parsed.data };
+  const type = event_type as string;
+  // The event is the parsed envelope itself (fresh, owned by nobody else), so fields the service adds later are kept
+  // without a copy; the SDK's own fields are set on it.
+  const event = json as Record<string, unknown>;
+  const fields = Object.hasOwn(FIELDS_OF_TYPE, type) ? FIELDS_OF_TYPE[type as keyof typeof FIELDS_OF_TYPE] : undefined;
+  const issues = fields === undefined ? [] : checkFields(fields, data);
+  if (fields !== undefined && issues.length === 0) {
+    event.known = true;
+    return event as unknown as WebhookEvent;
   }
-  return { known: false, event_id, event_type: UNKNOWN_EVENT_TYPE, received_event_type: event_type, data };
+  if (fields !== undefined && options.strictPayload === true) throw new WebhookPayloadError(issues);
+  event.known = false;
+  event.event_type = UNKNOWN_EVENT_TYPE;
+  event.received_event_type = type;
+  event.data = data;
+  event.issues = issues;
+  return event as unknown as WebhookEvent;
 }

@@ -31,7 +31,7 @@ export function parseSignatureHeader(signature: unknown): Uint8Array {
 }
 
 /**
- * Checks the body's HMAC-SHA256 under each of `secrets` against the header, in constant time on both paths:
+ * Checks the body's HMAC-SHA256 under `secrets` (one, or each of a list) against the header, in constant time on both paths:
  * `timingSafeEqual` over two 32-byte digests, or `crypto.subtle.verify`. Every secret is tried, even after a match,
  * so the time taken depends on how many secrets there are, not on which one matched.
  * The node path finishes synchronously (no promise), which keeps the check close to a bare HMAC in cost.
@@ -41,12 +41,18 @@ export function parseSignatureHeader(signature: unknown): Uint8Array {
 export function checkSignature(
   body: string | Uint8Array,
   signature: unknown,
-  secrets: readonly string[],
+  secrets: string | readonly string[],
   path: CryptoPath,
 ): undefined | Promise<void> {
   const received = parseSignatureHeader(signature);
   const nodeCrypto = path === 'node' ? loadNodeCrypto() : undefined;
   if (nodeCrypto !== undefined) {
+    if (typeof secrets === 'string') {
+      if (!nodeCrypto.timingSafeEqual(nodeCrypto.createHmac('sha256', secrets).update(body).digest(), received)) {
+        throw new WebhookVerificationError('signature_mismatch');
+      }
+      return undefined;
+    }
     let matched = false;
     for (const secret of secrets) {
       const expected = nodeCrypto.createHmac('sha256', secret).update(body).digest();
@@ -57,7 +63,8 @@ export function checkSignature(
     return undefined;
   }
   const bytes = toBytes(body);
-  return Promise.all(secrets.map((secret) => verifyHmacWebCrypto(secret, bytes, received))).then((results) => {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  return Promise.all(list.map((secret) => verifyHmacWebCrypto(secret, bytes, received))).then((results) => {
     if (!results.includes(true)) throw new WebhookVerificationError('signature_mismatch');
   });
 }

@@ -5,7 +5,8 @@ export type WebhookUrlReasonCode =
   | 'invalid_url'
   | 'not_https'
   | 'localhost'
-  | 'non_public_hostname'
+  | 'single_label_name'
+  | NameSpaceCode<NameSpace>
   | `${Exclude<AddressKind, 'public'>}_address`;
 
 /** One rule a webhook URL breaks, with a sentence for the user. */
@@ -24,18 +25,35 @@ export interface WebhookUrlCheck {
   readonly url: URL | undefined;
 }
 
-// Special-use names that never resolve on the public internet (RFC 6761, RFC 6762, RFC 8375, ICANN .internal).
-const NON_PUBLIC_SUFFIXES = [
-  'local',
-  'localdomain',
-  'internal',
-  'home.arpa',
-  'test',
-  'invalid',
-  'example',
-  'onion',
-  'alt',
-];
+/**
+ * Name spaces that are never public, most specific first, each with why. Special-use names (RFC 6761, RFC 6762,
+ * RFC 8375, RFC 9476), ICANN's private-use `.internal`, names ICANN will not delegate because routers and company
+ * networks use them (`.home`, `.corp`, `.lan`, ...), and Kubernetes' cluster DNS (`svc`, `cluster.local`, and
+ * `<service>.default`, the default namespace).
+ */
+const NON_PUBLIC_NAME_SPACES = [
+  ['cluster.local', 'Kubernetes cluster DNS'],
+  ['home.arpa', 'home networks (RFC 8375)'],
+  ['local', 'multicast DNS on the local link (RFC 6762)'],
+  ['localdomain', 'local resolver configurations'],
+  ['internal', 'private networks (reserved by ICANN for private use)'],
+  ['intranet', 'company networks'],
+  ['private', 'private networks'],
+  ['corp', 'company networks (never delegated by ICANN)'],
+  ['home', 'home routers (never delegated by ICANN)'],
+  ['lan', 'home and office routers'],
+  ['svc', 'Kubernetes services'],
+  ['default', "Kubernetes' default namespace"],
+  ['test', 'testing (RFC 6761)'],
+  ['invalid', 'names that must not resolve (RFC 6761)'],
+  ['example', 'documentation (RFC 6761)'],
+  ['onion', 'Tor onion services (RFC 7686)'],
+  ['alt', 'non-DNS name systems (RFC 9476)'],
+] as const;
+
+type NameSpace = (typeof NON_PUBLIC_NAME_SPACES)[number][0];
+/** The reason code of a name space: `.cluster.local` gives `cluster_local_name`. */
+type NameSpaceCode<S extends string> = S extends `${infer A}.${infer B}` ? NameSpaceCode<`${A}_${B}`> : `${S}_name`;
 
 const KIND_WORDS: Record<Exclude<AddressKind, 'public'>, string> = {
   unspecified: 'an unspecified address',
@@ -68,10 +86,16 @@ function hostReasons(hostname: string): WebhookUrlReason[] {
   if (host === 'localhost' || host.endsWith('.localhost')) {
     return [{ code: 'localhost', message: `The host ${host} is localhost; the service cannot reach your machine.` }];
   }
-  const suffix = NON_PUBLIC_SUFFIXES.find((name) => host === name || host.endsWith(`.${name}`));
-  if (suffix !== undefined || !host.includes('.')) {
-    const why = suffix !== undefined ? `the .${suffix} names are not public` : 'a name without a dot is not public';
-    return [{ code: 'non_public_hostname', message: `The host ${host} cannot be reached from the internet: ${why}.` }];
+  const space = NON_PUBLIC_NAME_SPACES.find(([suffix]) => host === suffix || host.endsWith(`.${suffix}`));
+  if (space !== undefined) {
+    const [suffix, use] = space;
+    const code = `${suffix.replaceAll('.', '_')}_name` as NameSpaceCode<NameSpace>;
+    const message = `The host ${host} cannot be reached from the internet: .${suffix} names are for ${use}.`;
+    return [{ code, message }];
+  }
+  if (!host.includes('.')) {
+    const message = `The host ${host} cannot be reached from the internet: a name without a dot is resolved only inside a network.`;
+    return [{ code: 'single_label_name', message }];
   }
   return [];
 }
@@ -80,13 +104,16 @@ function hostReasons(hostname: string): WebhookUrlReason[] {
  * Checks a webhook URL against the spec's delivery rules, for a configuration screen: HTTPS only; no localhost;
  * no private, loopback, link-local, unique-local, unspecified, carrier-grade NAT, multicast or reserved address,
  * IPv4 or IPv6, in any notation (decimal `2130706433`, hex `0x7f.0.0.1`, octal `0177.0.0.1`, short `127.1`,
- * IPv4-mapped `::ffff:7f00:1`, trailing dots). The URL text only is checked: no DNS lookup is made, so a public
+ * IPv4-mapped `::ffff:7f00:1`, trailing dots); no name of a space that is never public (`.local`, `.home.arpa`,
+ * `.internal`, `.lan`, `.home`, `.corp`, `.intranet`, `.private`, Kubernetes' `.svc`, `.cluster.local` and
+ * `<service>.default`, and the RFC 6761 names), and no single-label host such as `router`. The URL text only is checked: no DNS lookup is made, so a public
  * name that resolves to a private address passes; the service's own checks still apply.
  *
  * @param url - The URL the user typed.
  * @returns `{ ok, reasons, url }`; `reasons` lists every rule broken, each with a code and a message.
  * @example
  * checkWebhookUrl('https://2130706433/hook').reasons[0]?.code // 'loopback_address'
+ * checkWebhookUrl('https://router.lan/hook').reasons[0]?.code   // 'lan_name'
  * checkWebhookUrl('https://example.com/hooks/invoices').ok     // true
  */
 export function checkWebhookUrl(url: string | URL): WebhookUrlCheck {

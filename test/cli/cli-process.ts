@@ -33,9 +33,16 @@ export interface CliRun {
   waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
 }
 
-/** Spawns `node <file> ...args` with the Node running the tests (Node 24 under npm). */
-export function runCli(file: string, args: readonly string[]): CliRun {
-  const child = spawn(process.execPath, [file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns `node <file> ...args` with the Node running the tests (Node 24 under npm), with `env` added to the environment. */
+export function runCli(
+  file: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): CliRun {
+  const child = spawn(process.execPath, [file, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => {

@@ -35,7 +35,11 @@ describe('where msw is loaded', () => {
     expect([...packagesReachable('src/cli/index.ts')].filter((p) => p.startsWith('msw'))).toEqual([]);
   });
 
-  it('is loaded by the testing subpath', () => {
-    expect(packagesReachable('src/testing/index.ts').has('msw')).toBe(true);
+  it('is never imported statically by the testing subpath: only its loaders reach it, by a dynamic import or require', () => {
+    expect([...packagesReachable('src/testing/index.ts')].filter((p) => p.startsWith('msw'))).toEqual([]);
+    const esm = readFileSync('src/testing/msw-loader.ts', 'utf8');
+    const cjs = readFileSync('src/testing/msw-loader.cjs.ts', 'utf8');
+    expect(esm).toMatch(/await import\('msw'\)/);
+    expect(cjs).toMatch(/require\('msw'\)/);
   });
 });

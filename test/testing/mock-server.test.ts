@@ -7,9 +7,9 @@ describe('startMockServer', () => {
   it('listens on 127.0.0.1 on a free port and gives the base URL with the partner prefix', async () => {
     const mock = await startMockServer();
     try {
-      expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/api\/partner$/);
+      expect(mock.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/api\/partner$/);
       expect(mock.apiKey).toBe(mock.service.apiKey);
-      const response = await fetch(`${mock.url}/v2/ewaybill/${mock.service.addDocument()}`, {
+      const response = await fetch(`${mock.baseUrl}/v2/ewaybill/${mock.service.addDocument()}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${mock.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify(buildEwayBillModel()),
@@ -25,8 +25,8 @@ describe('startMockServer', () => {
     const mock = await startMockServer({ service });
     try {
       expect(mock.service).toBe(service);
-      expect(mock.url).toMatch(/\/base$/);
-      const client = new ServiceClient({ apiKey: service.addApiKey(), baseUrl: mock.url });
+      expect(mock.baseUrl).toMatch(/\/base$/);
+      const client = new ServiceClient({ apiKey: service.addApiKey(), baseUrl: mock.baseUrl });
       const hashId = service.addDocument();
       await client.createEwayBill(hashId, buildEwayBillModel());
       expect(service.getDocument(hashId)?.ewayBill).toBeDefined();
@@ -38,7 +38,7 @@ describe('startMockServer', () => {
   it('closes without hanging while a scripted delay is in progress, and close() can be called twice', async () => {
     const mock = await startMockServer();
     mock.service.failNext({ delayMs: 60_000 });
-    const pending = fetch(`${mock.url}/v2/ewaybill/x`, { method: 'POST' }).then(
+    const pending = fetch(`${mock.baseUrl}/v2/ewaybill/x`, { method: 'POST' }).then(
       () => 'answered',
       () => 'failed',
     );
@@ -54,7 +54,7 @@ describe('startMockServer', () => {
     const mock = await startMockServer();
     try {
       mock.service.failNext({ drop: true });
-      await expect(fetch(`${mock.url}/v2/ewaybill/x`, { method: 'POST' })).rejects.toThrow(TypeError);
+      await expect(fetch(`${mock.baseUrl}/v2/ewaybill/x`, { method: 'POST' })).rejects.toThrow(TypeError);
     } finally {
       await mock.close();
     }
@@ -64,7 +64,7 @@ describe('startMockServer', () => {
     const mock = await startMockServer();
     try {
       const status = await new Promise<number | undefined>((resolve, reject) => {
-        const req = httpRequest(`${mock.url}/v2/ewaybill/x`, { method: 'POST' }, (res) => {
+        const req = httpRequest(`${mock.baseUrl}/v2/ewaybill/x`, { method: 'POST' }, (res) => {
           res.resume();
           resolve(res.statusCode);
         });
@@ -80,7 +80,7 @@ describe('startMockServer', () => {
   it('rejects when the port is taken, and on bad options', async () => {
     const first = await startMockServer();
     try {
-      const port = Number(new URL(first.url).port);
+      const port = Number(new URL(first.baseUrl).port);
       await expect(startMockServer({ port })).rejects.toThrow(/EADDRINUSE/);
       await expect(startMockServer({ port: 70_000 })).rejects.toThrow(TypeError);
       await expect(startMockServer({ service: {} as never })).rejects.toThrow(/createMockService/);

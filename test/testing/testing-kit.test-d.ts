@@ -28,4 +28,18 @@ describe('types of the testing kit', () => {
     // @ts-expect-error: not a fault the mock knows
     service.failNext({ explode: true });
   });
+
+  it('names the mock server URL baseUrl (url deprecated) and takes addDocument options', () => {
+    expectTypeOf<MockServer['baseUrl']>().toEqualTypeOf<string>();
+    expectTypeOf<MockServer['url']>().toEqualTypeOf<string>();
+    const service = createMockService();
+    expectTypeOf(service.addDocument({ companyId: 'c' })).toEqualTypeOf<string>();
+    expectTypeOf(service.addDocument({ hashId: 'INV-1', companyId: 'c' })).toEqualTypeOf<string>();
+    expectTypeOf(service.addDocument('INV-2')).toEqualTypeOf<string>();
+    expectTypeOf(service.addDocument(undefined, { companyId: 'c' })).toEqualTypeOf<string>(); // deprecated form
+    // @ts-expect-error: not an option of addDocument
+    service.addDocument({ companyid: 'c' });
+    // @ts-expect-error: one options object, not an object and more options
+    service.addDocument({ hashId: 'a' }, { companyId: 'c' });
+  });
 });

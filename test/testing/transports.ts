@@ -19,7 +19,7 @@ export async function viaMsw(): Promise<Transport> {
 /** The emulator on a real loopback socket. */
 export async function viaSocket(): Promise<Transport> {
   const mock = await startMockServer();
-  return { service: mock.service, baseUrl: mock.url, close: mock.close };
+  return { service: mock.service, baseUrl: mock.baseUrl, close: mock.close };
 }
 
 /** Both, for `describe.each`. */

@@ -30,15 +30,15 @@ describe('the process rate limiter at its edges', () => {
     expect(since(t0)).toBeLessThan(2600);
   });
 
-  it('holds the 1000 ms bound when p-throttle fires early (its wall clock ran ahead of the monotonic one)', async () => {
+  it('holds the 1000 ms bound plus its margin when p-throttle fires early (its wall clock ran ahead)', async () => {
     const limiter = createProcessRateLimiter({ waitForAnswer: false });
     const t0 = await runOnFakeClock(grantTime(limiter.acquire('k-early')));
     // p-throttle reads Date.now(): a wall clock 40 ms ahead makes its slot fire 40 ms early (about 985 ms after the
     // first), as real timers were measured to do by up to ~11 ms. The limiter's monotonic check must hold the bound.
     vi.setSystemTime(Date.now() + 40);
     const t1 = await runOnFakeClock(grantTime(limiter.acquire('k-early')));
-    expect(t1 - t0).toBeGreaterThanOrEqual(1000);
-    expect(t1 - t0).toBeLessThan(1010);
+    expect(t1 - t0).toBeGreaterThanOrEqual(1025);
+    expect(t1 - t0).toBeLessThan(1035);
   });
 
   it('measures from the moment the client says the request left (sent), when a busy event loop delayed it', async () => {

@@ -2,14 +2,14 @@
 // and widens after a 429.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createProcessRateLimiter, type ReleaseSlot, ServiceClient } from 'invoicing-service-sdk';
+import { createProcessRateLimiter, type RateLimiter, ServiceClient } from 'invoicing-service-sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { watchWrite } from '../../src/client/write-tracker.js';
 import { elapse, runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 import { recordingFetch } from '../helpers/fake-fetch.js';
 import { freshKey, validModel } from '../helpers/model.js';
 
-const grantTime = (acquired: Promise<ReleaseSlot | undefined | void>) =>
+const grantTime = (acquired: ReturnType<RateLimiter['acquire']>) =>
   acquired.then((release) => ({ at: performance.now(), release: release ?? undefined }));
 
 describe('the default spacing, on a fake clock', () => {

@@ -1,10 +1,17 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
+  DOCUMENT_EVENT_FIELDS,
+  FieldKind,
+  FieldType,
+  INVENTORY_EVENT_FIELDS,
+} from '../../src/webhooks/event-fields.js';
+import type {
   DocumentEvent,
   DocumentEventData,
   InventoryEvent,
   InventoryEventData,
   UnknownEvent,
+  ValidationIssue,
   WebhookEvent,
 } from '../../src/webhooks/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
@@ -78,5 +85,18 @@ describe('WebhookEvent types', () => {
   it('refuses a parsed object as the body at compile time', () => {
     // @ts-expect-error a parsed object is not a raw body
     void verifyWebhook({ event_id: 'x' }, 'sig', 'secret');
+  });
+});
+
+describe('the field tables and the event data interfaces', () => {
+  type FromTable<T extends Record<string, FieldKind>> = { readonly [K in keyof T]: FieldType<T[K]> };
+
+  it('describe the same fields with the same types', () => {
+    expectTypeOf<FromTable<typeof DOCUMENT_EVENT_FIELDS>>().toEqualTypeOf<DocumentEventData>();
+    expectTypeOf<FromTable<typeof INVENTORY_EVENT_FIELDS>>().toEqualTypeOf<InventoryEventData>();
+  });
+
+  it('give unrecognised events their issues', () => {
+    expectTypeOf<UnknownEvent['issues']>().toEqualTypeOf<readonly ValidationIssue[]>();
   });
 });

@@ -3,9 +3,9 @@ import { verifyWebhook, type WebhookEvent, WebhookPayloadError } from '../../src
 import { parseWebhookEvent } from '../../src/webhooks/parse-event.js';
 import { DOCUMENT_EVENT, INVENTORY_EVENT, SECRET, signed } from './fixtures.js';
 
-function payloadError(body: string | Uint8Array): WebhookPayloadError {
+function payloadError(body: string | Uint8Array, strictPayload = false): WebhookPayloadError {
   try {
-    parseWebhookEvent(body);
+    parseWebhookEvent(body, { strictPayload });
   } catch (error) {
     if (error instanceof WebhookPayloadError) return error;
     throw error;
@@ -36,6 +36,7 @@ describe('webhook event parsing', () => {
       event_type: 'unknown',
       received_event_type: 'payment',
       data: future.data,
+      issues: [],
     });
   });
 
@@ -44,10 +45,27 @@ describe('webhook event parsing', () => {
     expect(event.event_id).toBe('evt_42');
   });
 
-  it('drops data fields the spec does not define from known events', () => {
-    const data = { ...DOCUMENT_EVENT.data, added_later: true };
-    const event = parseWebhookEvent(JSON.stringify({ ...DOCUMENT_EVENT, data }));
-    expect(event.data).toEqual(DOCUMENT_EVENT.data);
+  it('keeps data and envelope fields the spec does not define on known events', () => {
+    const data = { ...DOCUMENT_EVENT.data, added_later: true, nested: { a: [1] } };
+    const event = parseWebhookEvent(JSON.stringify({ ...DOCUMENT_EVENT, data, delivered_at: '2026-11-21' }));
+    expect(event).toEqual({ known: true, ...DOCUMENT_EVENT, data, delivered_at: '2026-11-21' });
+  });
+
+  it('delivers a known type whose data drifted from the spec as unrecognised, with the issues and data as received', () => {
+    const data = { ...INVENTORY_EVENT.data, service_product_id: 1.5, movement: 'sideways', qty: '3' };
+    const event = parseWebhookEvent(JSON.stringify({ ...INVENTORY_EVENT, data }));
+    expect(event).toMatchObject({ known: false, event_type: 'unknown', received_event_type: 'inventory', data });
+    expect(!event.known && event.issues.map((issue) => issue.field).sort()).toEqual([
+      'data.movement',
+      'data.qty',
+      'data.service_product_id',
+    ]);
+  });
+
+  it('delivers a known type without data as unrecognised, naming data', () => {
+    const event = parseWebhookEvent(JSON.stringify({ event_id: 'd', event_type: 'document' }));
+    expect(event).toMatchObject({ known: false, received_event_type: 'document', data: undefined });
+    expect(!event.known && event.issues.map((issue) => issue.field)).toEqual(['data']);
   });
 
   it('accepts a UTF-8 byte order mark before the JSON', () => {
@@ -68,27 +86,38 @@ describe('webhook event parsing', () => {
     expect(payloadError(Uint8Array.of(0x7b, 0xff, 0xfe, 0x7d)).message).toContain('not valid UTF-8');
   });
 
-  it('lists every missing envelope field with its path', () => {
-    expect(fields(payloadError('{}')).sort()).toEqual(['data', 'event_id', 'event_type']);
+  it('refuses an envelope without event_id and event_type, naming both', () => {
+    expect(fields(payloadError('{"data":{}}')).sort()).toEqual(['event_id', 'event_type']);
+  });
+
+  it('refuses an event_id that is not a string or longer than 256 characters', () => {
+    expect(fields(payloadError(JSON.stringify({ ...DOCUMENT_EVENT, event_id: 42 })))).toEqual(['event_id']);
+    expect(fields(payloadError(JSON.stringify({ ...DOCUMENT_EVENT, event_id: 'e'.repeat(257) })))).toEqual([
+      'event_id',
+    ]);
   });
 
   it('refuses an empty event_id', () => {
     expect(fields(payloadError(JSON.stringify({ ...DOCUMENT_EVENT, event_id: '' })))).toEqual(['event_id']);
   });
 
-  it('names each bad field of an inventory event under data', () => {
+  it('with strictPayload, refuses a drifted inventory event, naming each bad field under data', () => {
     const data = { ...INVENTORY_EVENT.data, service_product_id: 1.5, movement: 'sideways', qty: '3' };
-    const error = payloadError(JSON.stringify({ ...INVENTORY_EVENT, data }));
+    const error = payloadError(JSON.stringify({ ...INVENTORY_EVENT, data }), true);
     expect(fields(error).sort()).toEqual(['data.movement', 'data.qty', 'data.service_product_id']);
   });
 
-  it('refuses a document event whose data is not an object', () => {
-    expect(fields(payloadError(JSON.stringify({ ...DOCUMENT_EVENT, data: 'x' })))).toEqual(['data']);
+  it('with strictPayload, refuses a document event whose data is not an object', () => {
+    expect(fields(payloadError(JSON.stringify({ ...DOCUMENT_EVENT, data: 'x' }), true))).toEqual(['data']);
   });
 
-  it('does not repeat field values in the message', () => {
+  it('does not repeat field values in the message or the issues', () => {
     const data = { ...DOCUMENT_EVENT.data, hash_id: 12345678901 };
-    expect(payloadError(JSON.stringify({ ...DOCUMENT_EVENT, data })).message).not.toContain('12345678901');
+    const body = JSON.stringify({ ...DOCUMENT_EVENT, data });
+    expect(payloadError(body, true).message).not.toContain('12345678901');
+    expect(JSON.stringify(parseWebhookEvent(body))).toContain('12345678901'); // the data, as received
+    const event = parseWebhookEvent(body);
+    expect(JSON.stringify(!event.known && event.issues)).not.toContain('12345678901');
   });
 });
 

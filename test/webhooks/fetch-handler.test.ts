@@ -47,7 +47,14 @@ describe('createWebhookHandler', () => {
     await handler(deliveryRequest({ event_id: 'f-1', event_type: 'payment', data: { x: 1 } }));
     expect(events).toEqual([
       { known: true, ...INVENTORY_EVENT },
-      { known: false, event_id: 'f-1', event_type: 'unknown', received_event_type: 'payment', data: { x: 1 } },
+      {
+        known: false,
+        event_id: 'f-1',
+        event_type: 'unknown',
+        received_event_type: 'payment',
+        data: { x: 1 },
+        issues: [],
+      },
     ]);
   });
 
@@ -71,8 +78,18 @@ describe('createWebhookHandler', () => {
     expect(response.status).toBe(401);
   });
 
-  it('answers 400 to a well-signed body that is not a valid envelope, naming the field', async () => {
+  it('answers 400 to a well-signed envelope without an event_type, naming the field', async () => {
     const { handler, events } = setup();
+    const response = await handler(deliveryRequest({ event_id: 'x', data: {} }));
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: string; message: string };
+    expect(body.error).toBe('WEBHOOK_PAYLOAD_INVALID');
+    expect(body.message).toContain('event_type');
+    expect(events).toEqual([]);
+  });
+
+  it('with strictPayload, answers 400 to a known event whose data breaks the spec, naming the field', async () => {
+    const { handler, events } = setup({ strictPayload: true });
     const response = await handler(deliveryRequest({ event_id: 'x', event_type: 'document', data: {} }));
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: string; message: string };
@@ -254,8 +271,8 @@ describe('createWebhookHandler', () => {
     expect(events).toHaveLength(1);
   });
 
-  it('logs 5xx causes with console.error by default, and never 4xx ones', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+  it('logs 5xx causes with console.warn by default, and never 4xx ones', async () => {
+    const log = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const handler = createWebhookHandler({
       secret: SECRET,
       onEvent: () => {

@@ -76,9 +76,18 @@ describe.each(PATHS)('verifyWebhook on the %s crypto path', (crypto) => {
     }
   });
 
-  it('reports a good signature over a non-envelope body as a payload error with the field path', async () => {
+  it('returns a drifted known event unrecognised, with the field paths in issues', async () => {
     const { body, signature } = signed({ event_id: 'e-2', event_type: 'inventory', data: { qty: 'ten' } });
-    const error = await verifyWebhook(body, signature, SECRET, { crypto }).catch((e: unknown) => e);
+    const event = await verifyWebhook(body, signature, SECRET, { crypto });
+    expect(event).toMatchObject({ known: false, received_event_type: 'inventory', data: { qty: 'ten' } });
+    expect(!event.known && event.issues.map((issue) => issue.field)).toContain('data.qty');
+  });
+
+  it('with strictPayload, reports a drifted known event as a payload error with the field path', async () => {
+    const { body, signature } = signed({ event_id: 'e-2', event_type: 'inventory', data: { qty: 'ten' } });
+    const error = await verifyWebhook(body, signature, SECRET, { crypto, strictPayload: true }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(WebhookPayloadError);
     expect((error as WebhookPayloadError).issues.map((issue) => issue.field)).toContain('data.qty');
   });

@@ -85,6 +85,21 @@ describe('checkWebhookUrl', () => {
     ['https://255.255.255.255/', 'reserved_address'],
     ['https://192.0.2.1/', 'reserved_address'],
     ['https://[2001:db8::1]/', 'reserved_address'],
+    ['https://127.255.255.254/', 'loopback_address'],
+    ['https://127.0.0.1:8443/hook', 'loopback_address'],
+    ['https://0x7F.0.0.1/', 'loopback_address'],
+    ['https://017700000001/', 'loopback_address'],
+    ['https://[::ffff:0:7f00:1]/', 'loopback_address'],
+    ['https://10.255.255.255/', 'private_address'],
+    ['https://167772161/', 'private_address'],
+    ['https://012.0.0.1/', 'private_address'],
+    ['https://192.168.1/', 'private_address'],
+    ['https://172.16.1/', 'private_address'],
+    ['https://169.254.0.1/', 'link_local_address'],
+    ['https://2852039166/', 'link_local_address'],
+    ['https://[::ffff:169.254.169.254]/', 'link_local_address'],
+    ['https://[fe80::a:b:c:d]/', 'link_local_address'],
+    ['https://[febf::1]/', 'link_local_address'],
   ])('refuses %s as %s', (url, code) => {
     expect(codes(url)).toEqual([code]);
   });
@@ -96,12 +111,45 @@ describe('checkWebhookUrl', () => {
     },
   );
 
-  it.each(['https://intranet/hook', 'https://printer.local/', 'https://db.internal/', 'https://nas.home.arpa/'])(
-    'refuses %s as a name that is not public',
-    (url) => {
-      expect(codes(url)).toEqual(['non_public_hostname']);
-    },
-  );
+  it.each([
+    ['https://printer.local/', 'local_name'],
+    ['https://nas.home.arpa/', 'home_arpa_name'],
+    ['https://db.internal/', 'internal_name'],
+    ['https://router.lan/', 'lan_name'],
+    ['https://nas.home/', 'home_name'],
+    ['https://printer.corp/', 'corp_name'],
+    ['https://foo.intranet/', 'intranet_name'],
+    ['https://foo.private/', 'private_name'],
+    ['https://kubernetes.default.svc/', 'svc_name'],
+    ['https://kubernetes.default/', 'default_name'],
+    ['https://api.default.svc.cluster.local/', 'cluster_local_name'],
+    ['https://web.cluster.local./', 'cluster_local_name'],
+    ['https://ROUTER.LAN/', 'lan_name'],
+    ['https://box.localdomain/', 'localdomain_name'],
+    ['https://hooks.test/', 'test_name'],
+    ['https://x.invalid/', 'invalid_name'],
+    ['https://docs.example/', 'example_name'],
+    ['https://abc.onion/', 'onion_name'],
+    ['https://x.alt/', 'alt_name'],
+    ['https://kubernetes/', 'single_label_name'],
+    ['https://router/', 'single_label_name'],
+    ['https://intranet./hook', 'intranet_name'],
+  ])('refuses %s, a name that is never public, as %s', (url, code) => {
+    const result = checkWebhookUrl(url);
+    expect(result.reasons.map((reason) => reason.code)).toEqual([code]);
+    expect(result.reasons[0]?.message).toMatch(/cannot be reached from the internet/);
+  });
+
+  it.each([
+    'https://localhost.example.com/',
+    'https://home.example.com/',
+    'https://lan.party/',
+    'https://corp.com/',
+    'https://svc.io/',
+    'https://local.in/',
+  ])('accepts %s: the special words are checked as the last labels only', (url) => {
+    expect(isSafeWebhookUrl(url)).toBe(true);
+  });
 
   it('lists every broken rule at once, with a message for the user', () => {
     const result = checkWebhookUrl('http://192.168.0.5:8080/hook');

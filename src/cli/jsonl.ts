@@ -1,0 +1,101 @@
+import { readFile } from 'node:fs/promises';
+
+/** One line of the input file: an item to send, or the reason it cannot be. */
+export type InputLine =
+  | { readonly line: number; readonly docHashId: string; readonly model: unknown }
+  | { readonly line: number; readonly docHashId: string | undefined; readonly code: string; readonly error: string };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Reads one input line: `{"docHashId": "...", "model": {...}}` (`doc_hash_id` is accepted too). Never throws. */
+export function readInputLine(text: string, line: number): InputLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      line,
+      docHashId: undefined,
+      code: 'INVALID_JSON',
+      error: `line ${line} is not valid JSON: ${(error as Error).message}`,
+    };
+  }
+  if (!isObject(value)) {
+    return {
+      line,
+      docHashId: undefined,
+      code: 'INVALID_LINE',
+      error: `line ${line} must be a JSON object { "docHashId", "model" }`,
+    };
+  }
+  const id = value.docHashId ?? value.doc_hash_id;
+  if (typeof id !== 'string' || id.trim() === '') {
+    return {
+      line,
+      docHashId: undefined,
+      code: 'INVALID_LINE',
+      error: `line ${line} has no docHashId (a non-empty string)`,
+    };
+  }
+  if (!isObject(value.model)) {
+    return {
+      line,
+      docHashId: id,
+      code: 'INVALID_LINE',
+      error: `line ${line} has no model (the e-way bill's fields as an object)`,
+    };
+  }
+  return { line, docHashId: id, model: value.model };
+}
+
+/** Reads the input file's non-blank lines. @throws {Error} when the file cannot be read. */
+export async function readInput(path: string): Promise<InputLine[]> {
+  const text = await readFile(path, 'utf8');
+  const lines: InputLine[] = [];
+  text.split('\n').forEach((raw, i) => {
+    const trimmed = raw.trim();
+    if (trimmed !== '') lines.push(readInputLine(trimmed, i + 1));
+  });
+  return lines;
+}
+
+/** What an earlier run left in the output file. */
+export interface EarlierResults {
+  /** Documents with an e-way bill: skipped. */
+  readonly done: ReadonlySet<string>;
+  /** Documents whose last attempt may have generated the bill: sent again, a 604 counting as success. */
+  readonly uncertain: ReadonlySet<string>;
+  /** Whether the file ends in the middle of a line (a run cut while writing): the next write starts a new line. */
+  readonly endsMidLine: boolean;
+}
+
+/** Reads the output file of earlier runs; a missing file is an empty result. Lines that are not JSON are skipped. */
+export async function readEarlierResults(path: string): Promise<EarlierResults> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT')
+      return { done: new Set(), uncertain: new Set(), endsMidLine: false };
+    throw error;
+  }
+  const done = new Set<string>();
+  const uncertain = new Set<string>();
+  for (const raw of text.split('\n')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      continue;
+    }
+    if (!isObject(value) || typeof value.docHashId !== 'string') continue;
+    if (value.ok === true) {
+      done.add(value.docHashId);
+      uncertain.delete(value.docHashId);
+    } else if (value.mayHaveSucceeded === true) uncertain.add(value.docHashId);
+    // A line that was not sent (a bad line, a repeat) says nothing about an earlier request of the document.
+    else if (value.mayHaveSucceeded === false) uncertain.delete(value.docHashId);
+  }
+  return { done, uncertain, endsMidLine: text !== '' && !text.endsWith('\n') };
+}

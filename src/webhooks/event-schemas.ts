@@ -1,0 +1,41 @@
+import * as z from 'zod';
+import { DOCUMENT_EVENT_FIELDS, type FieldKind, INVENTORY_EVENT_FIELDS } from './event-fields.js';
+import type { DocumentEventData, InventoryEventData } from './events.js';
+
+// zod schemas of the event shapes, for receivers that validate events themselves. The handlers and verifyWebhook do
+// not use them (they check with the tables of event-fields.ts), so each is built in a pure call: a bundle that does
+// not use a schema drops it, and zod with it.
+
+function fieldSchema(kind: FieldKind): z.ZodType {
+  if (kind === 'string') return z.string();
+  if (kind === 'int') return z.int();
+  if (kind === 'number') return z.number();
+  if (kind === 'int_or_string') return z.union([z.int(), z.string()]);
+  return z.enum(kind as readonly [string, ...string[]]);
+}
+
+/** A loose object schema for a field table: extra fields are kept, as the handlers keep them. */
+function tableSchema<T>(fields: Readonly<Record<string, FieldKind>>): z.ZodType<T & Record<string, unknown>> {
+  const shape = Object.fromEntries(Object.entries(fields).map(([name, kind]) => [name, fieldSchema(kind)]));
+  return z.looseObject(shape) as unknown as z.ZodType<T & Record<string, unknown>>;
+}
+
+/**
+ * The `data` of a `document` event (spec, Event type `document`); fields the service adds later are kept.
+ * `timestamp` keeps the spec's text form `YYYY-MM-DD HH:MM:SS.ffffff`; see `parseWebhookTimestamp`.
+ */
+export const DocumentEventDataSchema = /* @__PURE__ */ (() => tableSchema<DocumentEventData>(DOCUMENT_EVENT_FIELDS))();
+
+/**
+ * The `data` of an `inventory` event (spec, Event type `inventory`); fields the service adds later are kept.
+ * `partner_product_id` is `UNMAPPED_PARTNER_PRODUCT_ID` (-1) when the product is not mapped.
+ */
+export const InventoryEventDataSchema = /* @__PURE__ */ (() =>
+  tableSchema<InventoryEventData>(INVENTORY_EVENT_FIELDS))();
+
+/**
+ * The envelope of every event. `event_id` has a UUID shape in the spec, but any non-empty id of at most
+ * 256 characters is accepted, so a change of id format never makes a receiver refuse events.
+ */
+export const WebhookEnvelopeSchema = /* @__PURE__ */ (() =>
+  z.looseObject({ event_id: z.string().min(1).max(256), event_type: z.string().min(1), data: z.unknown() }))();

@@ -1,0 +1,250 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { verifyWebhook } from 'invoicing-service-sdk';
+import { buildEwayBillModel } from 'invoicing-service-sdk/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildCli, runCli } from './cli-process.js';
+
+const SECRET = 'whsec_cli_test_9f8e7d6c5b4a';
+const KEY = 'eyJhbGciOiJIUzI1NiJ9.eyJraWQiOiJjbGkifQ.c3RhYmxlLWtleS1vZi10aGUtY2xpLXRlc3Q';
+
+let cli: Awaited<ReturnType<typeof buildCli>>;
+let dir: string;
+beforeAll(async () => {
+  cli = await buildCli();
+  dir = mkdtempSync(join(process.cwd(), '.tmp', 'webhook-cli-'));
+}, 60_000);
+afterAll(() => {
+  cli?.remove();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Received {
+  readonly body: string;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/** A webhook receiver on 127.0.0.1 that keeps every raw body and answers with `answer`. */
+async function startReceiver(answer: { status: number; body: string } = { status: 200, body: '{"received":true}' }) {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+afterEach(async () => {
+  await receiver?.close();
+  receiver = undefined;
+});
+
+const noSecret = (text: string) => expect(text).not.toContain(SECRET);
+
+describe('invoicing-service-sdk send-webhook', () => {
+  it('signs a sample document event, sends it, and prints the answer with the secret redacted', async () => {
+    receiver = await startReceiver({ status: 200, body: `{"received":true,"echo":"${SECRET}"}` });
+    const run = runCli(cli.file, ['send-webhook', '--url', receiver.url, '--secret', SECRET, '--type', 'document']);
+    expect(await run.exit()).toBe(0);
+    expect(receiver.received).toHaveLength(1);
+    const [delivery] = receiver.received as [Received];
+    expect(delivery.headers['content-type']).toBe('application/json');
+    const event = await verifyWebhook(delivery.body, delivery.headers['x-signature'] as string, SECRET);
+    expect(event.event_type).toBe('document');
+    expect(run.stdout()).toContain(`document event ${event.event_id}`);
+    expect(run.stdout()).toMatch(/Receiver answered 200 OK/);
+    expect(run.stdout()).toContain('{"received":true,"echo":"[redacted]"}');
+    noSecret(run.stdout());
+    noSecret(run.stderr());
+  });
+
+  it('merges the data fields of --data into an inventory event, taking the secret from WEBHOOK_SECRET', async () => {
+    receiver = await startReceiver();
+    const file = join(dir, 'inventory-data.json');
+    writeFileSync(file, JSON.stringify({ qty: 99, movement: 'out', partner_product_id: -1 }));
+    const run = runCli(cli.file, ['send-webhook', '--url', receiver.url, '--type', 'inventory', '--data', file], {
+      WEBHOOK_SECRET: SECRET,
+    });
+    expect(await run.exit()).toBe(0);
+    const [delivery] = receiver.received as [Received];
+    const event = await verifyWebhook(delivery.body, delivery.headers['x-signature'] as string, SECRET);
+    expect(event).toMatchObject({
+      event_type: 'inventory',
+      data: { qty: 99, movement: 'out', partner_product_id: -1 },
+    });
+  });
+
+  it('sends a whole event from --data byte for byte, signed over those bytes', async () => {
+    receiver = await startReceiver();
+    const file = join(dir, 'event.json');
+    const raw =
+      '{ "event_id": "0b7c6a52-5c1e-4d0f-9a43-6c1f1a2b3c4d",\n  "event_type": "document",\n  "data": { "document_type": "invoice", "serial_number": "INV-9", "hash_id": "doc_9", "message": "Document created", "timestamp": "2026-11-21 10:30:00.000000" } }\n';
+    writeFileSync(file, raw);
+    const run = runCli(cli.file, ['send-webhook', '--url', receiver.url, '--secret', SECRET, '--data', file]);
+    expect(await run.exit()).toBe(0);
+    const [delivery] = receiver.received as [Received];
+    expect(delivery.body).toBe(raw);
+    await expect(verifyWebhook(delivery.body, delivery.headers['x-signature'] as string, SECRET)).resolves.toBeTruthy();
+  });
+
+  it('exits 1 and prints the status and body when the receiver refuses', async () => {
+    receiver = await startReceiver({ status: 401, body: '{"error":"invalid signature"}' });
+    const run = runCli(cli.file, ['send-webhook', '--url', receiver.url, '--secret', SECRET, '--type', 'document']);
+    expect(await run.exit()).toBe(1);
+    expect(run.stdout()).toMatch(/Receiver answered 401 Unauthorized/);
+    expect(run.stdout()).toContain('{"error":"invalid signature"}');
+    expect(run.stderr()).toMatch(/did not accept the event/);
+  });
+
+  it('exits 1 with a clear message when nothing listens at the URL', async () => {
+    receiver = await startReceiver();
+    const url = receiver.url;
+    await receiver.close();
+    receiver = undefined;
+    const run = runCli(cli.file, ['send-webhook', '--url', url, '--secret', SECRET, '--type', 'document']);
+    expect(await run.exit()).toBe(1);
+    expect(run.stderr()).toMatch(/Could not deliver to http:\/\/127\.0\.0\.1:\d+\/webhooks: ECONNREFUSED/);
+  });
+
+  it.each([
+    [['send-webhook', '--url', 'http://127.0.0.1:9/x', '--type', 'document'], /needs the webhook secret/],
+    [['send-webhook', '--url', 'ftp://x', '--type', 'document'], /--url must be an absolute http\(s\) URL/],
+    [
+      ['send-webhook', '--url', 'http://127.0.0.1:9/x', '--type', 'invoice'],
+      /--type must be 'document' or 'inventory'/,
+    ],
+    [
+      [
+        'send-webhook',
+        '--url',
+        'http://127.0.0.1:9/x',
+        '--secret',
+        's',
+        '--data',
+        '/nonexistent.json',
+        '--type',
+        'document',
+      ],
+      /Could not read --data/,
+    ],
+  ])('exits 2 with a usage message for %j', async (args, message) => {
+    const run = runCli(cli.file, args, { WEBHOOK_SECRET: '' });
+    expect(await run.exit()).toBe(2);
+    expect(run.stderr()).toMatch(message);
+  });
+});
+
+describe('invoicing-service-sdk mock-server with --api-key and --webhook-url', () => {
+  it('keeps the given key across restarts and posts a signed document event per generated e-way bill', async () => {
+    receiver = await startReceiver();
+    for (const doc of ['doc_demo_0001', 'doc_demo_0002']) {
+      const run = runCli(cli.file, [
+        'mock-server',
+        '--port',
+        '0',
+        '--api-key',
+        KEY,
+        '--webhook-url',
+        receiver.url,
+        '--webhook-secret',
+        SECRET,
+      ]);
+      try {
+        const [, url] = await run.waitFor(/Base URL:\s+(\S+)/);
+        expect(run.stdout()).toContain(`SERVICE_API_KEY=${KEY}`);
+        const response = await fetch(`${url}/v2/ewaybill/${doc}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify(buildEwayBillModel()),
+        });
+        expect(response.status).toBe(200);
+        await run.waitFor(new RegExp(`webhook document \\S+ for ${doc} -> 200`));
+        run.child.kill('SIGTERM');
+        expect(await run.exit()).toBe(0);
+        noSecret(run.stdout());
+        noSecret(run.stderr());
+      } finally {
+        run.child.kill('SIGKILL');
+      }
+    }
+    expect(receiver.received).toHaveLength(2);
+    const events = await Promise.all(
+      receiver.received.map((r) => verifyWebhook(r.body, r.headers['x-signature'] as string, SECRET)),
+    );
+    expect(events.map((e) => e.event_type === 'document' && e.data.hash_id)).toEqual([
+      'doc_demo_0001',
+      'doc_demo_0002',
+    ]);
+    expect(events.map((e) => e.event_type === 'document' && e.data.message)).toEqual([
+      'E-way bill generated',
+      'E-way bill generated',
+    ]);
+  }, 30_000);
+
+  it('reports a failed delivery even with --quiet, and keeps answering', async () => {
+    receiver = await startReceiver();
+    const deadUrl = receiver.url;
+    await receiver.close();
+    receiver = undefined;
+    const run = runCli(
+      cli.file,
+      ['mock-server', '--port', '0', '--quiet', '--api-key', KEY, '--webhook-url', deadUrl],
+      {
+        WEBHOOK_SECRET: SECRET,
+      },
+    );
+    try {
+      const [, url] = await run.waitFor(/Base URL:\s+(\S+)/);
+      const response = await fetch(`${url}/v2/ewaybill/doc_demo_0001`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(buildEwayBillModel()),
+      });
+      expect(response.status).toBe(200);
+      for (let i = 0; i < 200 && !run.stderr().includes('webhook for doc_demo_0001 failed'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(run.stderr()).toMatch(
+        /\[mock\] webhook for doc_demo_0001 failed: Could not deliver the webhook to http:\/\/127\.0\.0\.1:\d+/,
+      );
+      expect(run.stdout()).not.toMatch(/\[mock /);
+      noSecret(run.stderr());
+      run.child.kill('SIGTERM');
+      expect(await run.exit()).toBe(0);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it.each([
+    [['mock-server', '--api-key', 'plain-key'], /--api-key must be shaped like the service's keys/],
+    [['mock-server', '--webhook-url', 'nope'], /--webhook-url must be an absolute http\(s\) URL/],
+    [['mock-server', '--webhook-secret', 's'], /--webhook-secret needs --webhook-url/],
+    [['mock-server', '--type', 'document'], /'--type' does not apply to mock-server/],
+  ])('exits 2 for %j', async (args, message) => {
+    const run = runCli(cli.file, args);
+    expect(await run.exit()).toBe(2);
+    expect(run.stderr()).toMatch(message);
+  });
+
+  it('exits 2 when --webhook-url has no secret at all', async () => {
+    const run = runCli(cli.file, ['mock-server', '--port', '0', '--webhook-url', 'http://127.0.0.1:9/h'], {
+      WEBHOOK_SECRET: '',
+    });
+    expect(await run.exit()).toBe(2);
+    expect(run.stderr()).toMatch(/--webhook-url needs the webhook secret/);
+  });
+});

@@ -1,0 +1,14 @@
+// workerd (through Miniflare): a Worker whose fetch handler runs the smoke with the config POSTed to it.
+// scripts/test-runtimes.mjs bundles it with the SDK and its dependencies into one module.
+import * as sdk from '../../dist/index.js';
+import { smoke } from './smoke.mjs';
+
+export default {
+  async fetch(request) {
+    try {
+      return Response.json(await smoke(sdk, await request.json()));
+    } catch (error) {
+      return Response.json({ error: String(error?.stack ?? error) }, { status: 500 });
+    }
+  },
+};

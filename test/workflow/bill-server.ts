@@ -1,0 +1,109 @@
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** What the server does with one create request, after checking the key. */
+export type Script =
+  /** Generate (or 604 when already generated) and answer. */
+  | 'normal'
+  /** Generate, then destroy the socket instead of answering: the answer is lost. */
+  | 'generate-then-drop'
+  /** Destroy the socket after reading the body, without generating. */
+  | 'drop'
+  /** Answer 500 without generating. */
+  | 'error-500'
+  /** Generate, then hold the answer until the server closes (a client timeout or abort sees no answer). */
+  | 'generate-then-hang'
+  /** Hold the request without generating until the server closes. */
+  | 'hang';
+
+/** One POST the server read, in arrival order. */
+export interface Post {
+  readonly key: string;
+  readonly docHashId: string;
+  readonly at: number;
+  readonly body: unknown;
+}
+
+/**
+ * A loopback e-way bill service written for these tests (node:http on 127.0.0.1, a free port): keys by bearer token,
+ * documents that take one e-way bill each (a second answers 400 `PORTAL_ERROR_604`), unknown documents answer 400
+ * `INVALID_HASH_ID`, and a per-document script of faults consumed in order.
+ */
+export async function startBillServer(options: { keys: readonly string[]; documents: readonly string[] }) {
+  const keys = new Set(options.keys);
+  const documents = new Set(options.documents);
+  const generated = new Map<string, number>();
+  const scripts = new Map<string, Script[]>();
+  const posts: Post[] = [];
+  const sockets = new Set<Socket>();
+  const waiters: Array<() => void> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const send = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+      const match = /^\/api\/partner\/v2\/ewaybill\/([^/]+)$/.exec(req.url ?? '');
+      if (req.method !== 'POST' || !match?.[1]) return send(404, { success: false, error_code: 'NOT_FOUND' });
+      const docHashId = decodeURIComponent(match[1]);
+      const text = Buffer.concat(chunks).toString('utf8');
+      posts.push({ key, docHashId, at: performance.now(), body: text ? JSON.parse(text) : undefined });
+      for (const wake of waiters.splice(0)) wake();
+      if (!keys.has(key)) return send(401, { success: false, error_code: 'UNAUTHORIZED', message: 'bad key' });
+      if (!documents.has(docHashId)) {
+        return send(400, { success: false, error_code: 'INVALID_HASH_ID', message: `No document ${docHashId}` });
+      }
+      const script = scripts.get(docHashId)?.shift() ?? 'normal';
+      if (script === 'drop') return req.socket.destroy();
+      if (script === 'hang') return;
+      if (script === 'error-500') return send(500, { success: false, error_code: 'INTERNAL_SERVER_ERROR' });
+      if (generated.has(docHashId)) {
+        return send(400, { success: false, error_code: 'PORTAL_ERROR_604', message: 'already generated' });
+      }
+      generated.set(docHashId, (generated.get(docHashId) ?? 0) + 1);
+      if (script === 'generate-then-drop') return req.socket.destroy();
+      if (script === 'generate-then-hang') return;
+      send(200, { success: true, message: `E-way bill generated for ${docHashId}` });
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/api/partner`,
+    posts,
+    /** The POSTs of one document. */
+    postsOf: (docHashId: string) => posts.filter((p) => p.docHashId === docHashId).length,
+    /** How many e-way bills each document got (never more than one). */
+    generated,
+    /** Scripts the next requests of a document, in order; later ones are 'normal'. */
+    script(docHashId: string, ...steps: Script[]) {
+      scripts.set(docHashId, [...(scripts.get(docHashId) ?? []), ...steps]);
+    },
+    /** Resolves once `count` POSTs have arrived (rejects after `ms`). */
+    async waitForPosts(count: number, ms = 10_000): Promise<void> {
+      const deadline = Date.now() + ms;
+      while (posts.length < count) {
+        if (Date.now() > deadline) throw new Error(`only ${posts.length} of ${count} POSTs arrived within ${ms} ms`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 50);
+          waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type BillServer = Awaited<ReturnType<typeof startBillServer>>;

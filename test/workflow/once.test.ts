@@ -1,0 +1,126 @@
+import {
+  ConnectionError,
+  createProcessRateLimiter,
+  InvalidHashIdError,
+  isAlreadyGenerated,
+  PortalError,
+  ServerError,
+  ServiceClient,
+  TimeoutError,
+} from 'invoicing-service-sdk';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEwayBillOnce } from '../../src/client/once.js';
+import { freshKey, validModel } from '../helpers/model.js';
+import { type BillServer, startBillServer } from './bill-server.js';
+
+let server: BillServer;
+let client: ServiceClient;
+const key = freshKey('once');
+
+beforeEach(async () => {
+  server = await startBillServer({ keys: [key], documents: ['doc_1', 'doc_2'] });
+  client = new ServiceClient({
+    apiKey: key,
+    baseUrl: server.baseUrl,
+    rateLimiter: createProcessRateLimiter({ interval: 10, margin: 0 }),
+    preflight: 'off',
+  });
+});
+afterEach(() => server.close());
+
+describe('createEwayBillOnce', () => {
+  it('returns the service answer as generated after one POST when nothing goes wrong', async () => {
+    const result = await createEwayBillOnce(client, 'doc_1', validModel());
+    expect(result).toMatchObject({ success: true, outcome: 'generated', recovered: false, recoveredFrom: undefined });
+    expect(result.message).toBe('E-way bill generated for doc_1');
+    expect(server.postsOf('doc_1')).toBe(1);
+  });
+
+  it('sends once more after a lost answer and takes the 604 as success: exactly 2 POSTs, one bill', async () => {
+    server.script('doc_1', 'generate-then-drop');
+    const result = await createEwayBillOnce(client, 'doc_1', validModel());
+    expect(result.outcome).toBe('already-generated');
+    expect(result.recovered).toBe(true);
+    expect(result.recoveredFrom).toBeInstanceOf(ConnectionError);
+    expect((result.recoveredFrom as ConnectionError).mayHaveSucceeded).toBe(true);
+    expect(result.message).toMatch(/doc_1 was already generated \(portal code 604\)/);
+    expect(server.postsOf('doc_1')).toBe(2);
+    expect(server.generated.get('doc_1')).toBe(1);
+  });
+
+  it('recovers after a timeout while the bill was generated', async () => {
+    server.script('doc_1', 'generate-then-hang');
+    const result = await createEwayBillOnce(client, 'doc_1', validModel(), { timeout: 300 });
+    expect(result.outcome).toBe('already-generated');
+    expect(result.recoveredFrom).toBeInstanceOf(TimeoutError);
+    expect(server.postsOf('doc_1')).toBe(2);
+  });
+
+  it('reports generated-on-resend when the first attempt failed with a 5xx and had not generated', async () => {
+    server.script('doc_1', 'error-500');
+    const result = await createEwayBillOnce(client, 'doc_1', validModel());
+    expect(result.outcome).toBe('generated-on-resend');
+    expect(result.recovered).toBe(true);
+    expect(result.recoveredFrom).toBeInstanceOf(ServerError);
+    expect(server.postsOf('doc_1')).toBe(2);
+    expect(server.generated.get('doc_1')).toBe(1);
+  });
+
+  it('never loops: when the resend is lost too it throws that error after exactly 2 POSTs', async () => {
+    server.script('doc_1', 'drop', 'drop', 'drop');
+    const error = await createEwayBillOnce(client, 'doc_1', validModel()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).mayHaveSucceeded).toBe(true);
+    expect(server.postsOf('doc_1')).toBe(2);
+  });
+
+  it('throws a certain failure at once, after one POST', async () => {
+    const error = await createEwayBillOnce(client, 'doc_unknown', validModel()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidHashIdError);
+    expect(server.postsOf('doc_unknown')).toBe(1);
+  });
+
+  it('throws a 604 on the first request as a PortalError: someone else generated that bill', async () => {
+    await client.createEwayBill('doc_2', validModel());
+    const error = await createEwayBillOnce(client, 'doc_2', validModel()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PortalError);
+    expect(isAlreadyGenerated(error)).toBe(true);
+    expect(server.postsOf('doc_2')).toBe(2);
+  });
+
+  it('takes a 604 on the first request as success with mayAlreadyExist, after one POST', async () => {
+    await client.createEwayBill('doc_2', validModel());
+    const result = await createEwayBillOnce(client, 'doc_2', validModel(), { mayAlreadyExist: true });
+    expect(result).toMatchObject({ outcome: 'already-generated', recovered: true, recoveredFrom: undefined });
+    expect(server.postsOf('doc_2')).toBe(2);
+  });
+
+  it('refuses retryWhenMaybeSent and bad options with a TypeError, sending nothing', async () => {
+    const unsafe = { retryWhenMaybeSent: true } as never;
+    await expect(createEwayBillOnce(client, 'doc_1', validModel(), unsafe)).rejects.toThrow(
+      /retryWhenMaybeSent is not accepted/,
+    );
+    await expect(
+      createEwayBillOnce(client, 'doc_1', validModel(), { mayAlreadyExist: 'yes' as never }),
+    ).rejects.toThrow(/options.mayAlreadyExist must be a boolean/);
+    await expect(createEwayBillOnce({} as never, 'doc_1', validModel())).rejects.toThrow(/must be a ServiceClient/);
+    expect(server.posts).toHaveLength(0);
+  });
+
+  it('stops with the AbortError when the signal aborts between the two requests', async () => {
+    server.script('doc_1', 'generate-then-drop');
+    const controller = new AbortController();
+    const slow = new ServiceClient({
+      apiKey: key,
+      baseUrl: server.baseUrl,
+      rateLimiter: createProcessRateLimiter({ interval: 2_000, margin: 0 }),
+      preflight: 'off',
+      hooks: { onResponse: () => controller.abort() },
+    });
+    const error = await createEwayBillOnce(slow, 'doc_1', validModel(), { signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as Error).name).toBe('AbortError');
+    expect(server.postsOf('doc_1')).toBe(1);
+  });
+});
