@@ -8,6 +8,7 @@ const pkg = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: str
 const entry = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
+  gst: 'src/gst/index.ts',
   webhooks: 'src/webhooks/index.ts',
   redis: 'src/redis/index.ts',
 };

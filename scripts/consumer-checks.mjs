@@ -135,6 +135,26 @@ assert(
   'a forged webhook is a WebhookVerificationError of the SDK',
 );
 
+// The gst subpath of the same build: the GST checks, and errors of the SDK's own classes.
+const gst = format === 'import' ? await import('invoicing-service-sdk/gst') : require('invoicing-service-sdk/gst');
+assert(gst.checkGstin('27AAPFU0939F1ZV').valid === true, 'the gst subpath checks a GSTIN');
+assert(gst.checkGstin('27AAPFU0939F1ZW').valid === false, 'the gst subpath finds a wrong check character');
+assert(gst.stateFromGstin('27AAPFU0939F1ZV') === 'MAHARASHTRA', 'the gst subpath knows the state codes');
+assert(gst.describePortalError('PORTAL_ERROR_604').category === 'state', 'the gst subpath has the portal catalogue');
+const notGstin = (() => {
+  try {
+    gst.parseGstin('27AAPFU0939F1ZW');
+  } catch (error) {
+    return error;
+  }
+})();
+assert(
+  notGstin instanceof sdk.ValidationError && notGstin instanceof other.ValidationError,
+  "the gst subpath's ValidationError is the root's, in both builds",
+);
+// The root keeps re-exporting the GST names (through 0.x), with the same behaviour.
+assert(sdk.checkGstin('27AAPFU0939F1ZV').valid === true, 'the root still exports checkGstin');
+
 console.log(
-  `ok: ${format} works (ServiceClient, errors, validation, no key in output, instanceof across the ESM and CJS builds, the testing and webhooks subpaths)`,
+  `ok: ${format} works (ServiceClient, errors, validation, no key in output, instanceof across the ESM and CJS builds, the testing, webhooks and gst subpaths)`,
 );

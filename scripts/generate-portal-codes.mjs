@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// Generates src/gst/portal-error-codes.ts from the NIC e-way bill portal's error list (JSON), keeping every
+// Generates src/internal/portal-error-codes.ts from the NIC e-way bill portal's error list (JSON), keeping every
 // description exactly as published. Run from the repository root:
 //   node scripts/generate-portal-codes.mjs [path/to/ewaybill-portal-error-codes.json]
 //   node scripts/generate-portal-codes.mjs --check [path]   (exits 1 when the TypeScript file is out of date)
 // The default input is src/gst/data/ewaybill-portal-error-codes.json, the repository's copy of the project's shared
-// data (kept in the repository so CI can check for drift offline: test/gst/portal-catalogue-drift.test.ts).
+// data (kept in the repository so CI can check for drift offline: test/gst/portal-catalogue.test.ts).
+// The output lives in src/internal/ because both src/errors (PortalError) and src/gst (describePortalError) read it,
+// and src/errors must not import src/gst (test/architecture/folder-cycles.test.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -12,7 +14,7 @@ const args = process.argv.slice(2);
 const check = args.includes('--check');
 const inputArg = args.find((arg) => arg !== '--check');
 const input = resolve(inputArg ?? 'src/gst/data/ewaybill-portal-error-codes.json');
-const output = resolve('src/gst/portal-error-codes.ts');
+const output = resolve('src/internal/portal-error-codes.ts');
 const LINE_WIDTH = 120;
 
 function fail(message) {

@@ -33,19 +33,17 @@ function writeCheck(scratch, source, name, loads) {
 }
 
 /**
- * Bundles `import { verifyWebhook } from 'invoicing-service-sdk/webhooks'` from the installed tarball as an edge
- * runtime's bundler would (esbuild, browser platform, minified), and lists what must not be in it: ky, p-throttle,
- * zod (dropped by the pure schema builders), the client, or more than 12 KiB gzipped.
+ * Bundles `source` (one import of the installed tarball) as a browser or edge bundler would (esbuild, browser
+ * platform, minified), and lists what must not be in it: the `packages` among the bundle's inputs (only modules that
+ * kept bytes in the output count), the `markers` in its code, or more than `maxGzip` bytes gzipped.
  */
-async function bundleWebhooks(consumer) {
+async function bundleImport(consumer, { source, packages, markers, maxGzip }) {
   const { build } = await import('esbuild');
-  writeFileSync(
-    join(consumer, 'edge.mjs'),
-    "import { verifyWebhook } from 'invoicing-service-sdk/webhooks';\nexport default { fetch: verifyWebhook };\n",
-  );
+  const file = `bundle-${Math.random().toString(36).slice(2)}.mjs`;
+  writeFileSync(join(consumer, file), source);
   const result = await build({
     absWorkingDir: consumer,
-    entryPoints: ['edge.mjs'],
+    entryPoints: [file],
     bundle: true,
     minify: true,
     platform: 'browser',
@@ -61,17 +59,14 @@ async function bundleWebhooks(consumer) {
     .filter(([, input]) => input.bytesInOutput > 0)
     .map(([path]) => path);
   const gzipped = gzipSync(code, { level: 9 }).byteLength;
-  const problems = [];
-  for (const dep of ['ky', 'p-throttle', 'zod']) {
-    if (inputs.some((input) => input.includes(`node_modules/${dep}/`))) problems.push(`it contains ${dep}`);
-  }
-  for (const marker of ['createEwayBill', 'ServiceClient']) {
-    if (code.includes(marker)) problems.push(`it contains client code (${marker})`);
-  }
-  if (gzipped > 12 * 1024) problems.push(`it is ${(gzipped / 1024).toFixed(1)} KiB gzipped, over 12 KiB`);
+  const problems = [
+    ...packages.filter((dep) => inputs.some((input) => input.includes(`node_modules/${dep}/`))),
+    ...markers.filter((marker) => code.includes(marker)).map((marker) => `the string '${marker}'`),
+  ].map((what) => `it contains ${what}`);
+  if (gzipped > maxGzip) problems.push(`it is ${gzipped} bytes gzipped, over ${maxGzip}`);
   const summary =
-    `verifyWebhook from invoicing-service-sdk/webhooks: ${(code.length / 1024).toFixed(1)} KiB minified, ` +
-    `${(gzipped / 1024).toFixed(1)} KiB min+gzip; inputs: ${inputs.map((input) => input.replace(/^.*node_modules\//, '')).join(', ')}`;
+    `${source.split('\n')[0]}\n  ${(code.length / 1024).toFixed(1)} KiB minified, ${(gzipped / 1024).toFixed(1)} KiB ` +
+    `min+gzip; inputs: ${inputs.map((input) => input.replace(/^.*node_modules\//, '')).join(', ')}`;
   return { problems, summary };
 }
 
@@ -165,10 +160,30 @@ try {
   }
 
   step('the webhooks subpath bundles without the client (esbuild, browser, min+gzip)');
-  const bundle = await bundleWebhooks(scratch);
+  const bundle = await bundleImport(scratch, {
+    source:
+      "import { verifyWebhook } from 'invoicing-service-sdk/webhooks';\nexport default { fetch: verifyWebhook };\n",
+    // zod is dropped by the pure schema builders.
+    packages: ['ky', 'p-throttle', 'zod'],
+    markers: ['createEwayBill', 'ServiceClient'],
+    maxGzip: 12 * 1024,
+  });
   console.log(bundle.summary);
   if (bundle.problems.length) throw new Error(`the webhooks bundle: ${bundle.problems.join('; ')}`);
   pass('the webhooks subpath bundles without ky, p-throttle, zod or the client');
+
+  step('the gst subpath bundles without the client, ky or zod (esbuild, browser, min+gzip)');
+  const gst = await bundleImport(scratch, {
+    source: "import { checkGstin } from 'invoicing-service-sdk/gst';\nexport default checkGstin;\n",
+    // The client's runtime dependencies, and zod: the GST checks are plain code, not schemas.
+    packages: ['ky', 'p-throttle', 'zod'],
+    // Client code (its class and its one call) and ky's own error names.
+    markers: ['ServiceClient', 'createEwayBill', 'HTTPError', 'TimeoutError'],
+    maxGzip: 8 * 1024,
+  });
+  console.log(gst.summary);
+  if (gst.problems.length) throw new Error(`the gst bundle: ${gst.problems.join('; ')}`);
+  pass('the gst subpath bundles without ky, p-throttle, zod or the client');
 
   step('the bin');
   const help = run(process.execPath, [join(scratch, 'node_modules/.bin/invoicing-service-sdk'), '--help'], scratch);

@@ -1,5 +1,5 @@
-import { describePortalError } from '../gst/portal-catalogue.js';
-import type { PortalErrorCategory } from '../gst/portal-error-codes.js';
+import { describePortalError } from '../internal/portal-catalogue.js';
+import type { PortalErrorCategory } from '../internal/portal-error-codes.js';
 import { ApiError, type ApiErrorInit } from './api-error.js';
 
 const PORTAL_ERROR_PATTERN = /^PORTAL_ERROR_(\d+)$/;

@@ -1,3 +1,5 @@
+import { describeValue } from '../internal/describe.js';
+
 /** The 36 characters of a GSTIN, in the order that gives each its value (0–35) in the check-character sum. */
 export const GSTIN_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -20,7 +22,7 @@ const FOURTEEN_CHARACTERS = /^[0-9A-Z]{14}$/;
 export function gstinCheckCharacter(first14: string): string {
   if (typeof first14 !== 'string' || !FOURTEEN_CHARACTERS.test(first14)) {
     throw new TypeError(
-      `gstinCheckCharacter expects the first 14 characters of a GSTIN (digits and upper-case letters); got ${JSON.stringify(first14)}`,
+      `gstinCheckCharacter expects the first 14 characters of a GSTIN (digits and upper-case letters); got ${describeValue(first14)}`,
     );
   }
   return checkCharacterOf(first14);

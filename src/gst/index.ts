@@ -4,10 +4,8 @@
 export { gstinCheckCharacter } from './check-character.js';
 export type { GstinCheck, GstinProblem, ParsedGstin } from './gstin.js';
 export { checkGstin, isValidGstin, parseGstin, stateFromGstin } from './gstin.js';
-export type { PortalErrorDescription } from './portal-catalogue.js';
-export { describePortalError } from './portal-catalogue.js';
-export type { PortalErrorCategory } from './portal-error-codes.js';
-export { PORTAL_ERROR_CATEGORIES, PORTAL_ERROR_CATEGORY_MEANINGS } from './portal-error-codes.js';
+export type { PortalErrorCategory, PortalErrorDescription } from './portal-catalogue.js';
+export { describePortalError, PORTAL_ERROR_CATEGORIES, PORTAL_ERROR_CATEGORY_MEANINGS } from './portal-catalogue.js';
 export type { PreflightContext, PreflightFinding, PreflightMode } from './preflight.js';
 export { PREFLIGHT_MODES, preflightError, preflightEwayBill } from './preflight.js';
 export type { PreflightRule } from './preflight-rules.js';

@@ -1,3 +1,4 @@
+import { describeValue } from '../internal/describe.js';
 import type { EwayBillAddress, EwayBillModel } from '../model/schemas.js';
 
 /** The ids of the preflight rules, stable across versions, in the order findings are reported. */
@@ -44,13 +45,17 @@ export const given = (value: unknown): value is string => typeof value === 'stri
 /** The longest quoted value in a message: a 1 MB field must not make a 1 MB warning. */
 export const MAX_QUOTED_LENGTH = 80;
 
-/** A value quoted for a message, cut at {@link MAX_QUOTED_LENGTH} characters with an ellipsis and its length. */
+/**
+ * A value shown in a message by the SDK's one description helper ({@link describeValue}: strings quoted, objects as
+ * JSON, never throws), cut at {@link MAX_QUOTED_LENGTH} characters; a cut string also gives its length.
+ */
 export function quoted(value: unknown): string {
   if (value === undefined) return 'nothing';
-  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'an array' : 'an object';
-  if (typeof value !== 'string') return String(value).slice(0, MAX_QUOTED_LENGTH);
-  if (value.length <= MAX_QUOTED_LENGTH) return `'${value}'`;
-  return `'${value.slice(0, MAX_QUOTED_LENGTH)}…' (${value.length} characters)`;
+  const shown = describeValue(value, MAX_QUOTED_LENGTH);
+  // describeValue quotes a string: it is cut when the value and its two quotes are longer than the cap.
+  return typeof value === 'string' && value.length + 2 > MAX_QUOTED_LENGTH
+    ? `${shown} (${value.length} characters)`
+    : shown;
 }
 
 /** The spec's state for addresses outside India. */

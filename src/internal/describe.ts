@@ -14,6 +14,8 @@ export function describeValue(value: unknown, max = 60): string {
   try {
     if (typeof value === 'string') text = `'${value}'`;
     else if (typeof value === 'bigint') text = `${value}n`;
+    // JSON would write NaN and ±Infinity as null.
+    else if (typeof value === 'number') text = String(value);
     else if (typeof value === 'symbol' || typeof value === 'function' || value === undefined) text = String(value);
     else text = JSON.stringify(value) ?? String(value);
   } catch {

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { shipToGstinSpecProblem } from '../gst/ship-to-gstin.js';
 import { COUNTRIES } from './countries.js';
 import { isServiceDate } from './date.js';
 import {
@@ -12,6 +11,7 @@ import {
   VEHICLE_TYPES,
 } from './enums.js';
 import type { EwayBillModelFields, OtherTransaction, ShipToTransaction } from './model-types.js';
+import { shipToGstinSpecProblem } from './ship-to-gstin.js';
 import { STATES } from './states.js';
 
 /**

@@ -150,4 +150,23 @@ describe('parseGstin and gstinCheckCharacter on bad input', () => {
     expect(() => gstinCheckCharacter('27aapfu0939f1z')).toThrow(TypeError);
     expect(gstinCheckCharacter('00000000000000')).toBe('0');
   });
+
+  it.each([
+    [14n, '14n'],
+    [Number.NaN, 'NaN'],
+    ['X'.repeat(1_000_000), `'${'X'.repeat(59)}…`],
+    [
+      (() => {
+        const cycle: Record<string, unknown> = {};
+        cycle.self = cycle;
+        return cycle;
+      })(),
+      'an object',
+    ],
+  ])('says what it got, briefly and without failing on it: %#', (bad, shown) => {
+    const call = () => gstinCheckCharacter(bad as unknown as string);
+    expect(call).toThrow(TypeError);
+    expect(call).toThrow(/^gstinCheckCharacter expects the first 14 characters of a GSTIN/);
+    expect(call).toThrow(new RegExp(`; got ${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+  });
 });

@@ -1,0 +1,41 @@
+// The `invoicing-service-sdk/gst` entry and the root's re-exports of it (kept through 0.x, see the CHANGELOG).
+import * as root from 'invoicing-service-sdk';
+import * as gst from 'invoicing-service-sdk/gst';
+import { describe, expect, it } from 'vitest';
+
+describe('invoicing-service-sdk/gst', () => {
+  it('exports the GST checks', () => {
+    expect(Object.keys(gst).sort()).toEqual([
+      'NIC_SANDBOX_GSTINS',
+      'PORTAL_ERROR_CATEGORIES',
+      'PORTAL_ERROR_CATEGORY_MEANINGS',
+      'PREFLIGHT_MODES',
+      'PREFLIGHT_RULES',
+      'PREFLIGHT_RULE_PORTAL_CODES',
+      'STATE_CODES',
+      'UNREGISTERED_PERSON',
+      'checkGstin',
+      'checkRegistration',
+      'checkTransporterId',
+      'describePortalError',
+      'gstinCheckCharacter',
+      'isValidGstin',
+      'isValidTransporterId',
+      'isValidVehicleNumber',
+      'normalizeVehicleNumber',
+      'parseGstin',
+      'preflightError',
+      'preflightEwayBill',
+      'stateCode',
+      'stateFromCode',
+      'stateFromGstin',
+    ]);
+  });
+
+  it('is re-exported by the root, name for name and value for value', () => {
+    const rootNames = root as Record<string, unknown>;
+    const missing = Object.keys(gst).filter((name) => !(name in rootNames));
+    expect(missing).toEqual([]);
+    for (const [name, value] of Object.entries(gst)) expect(rootNames[name], name).toBe(value);
+  });
+});
