@@ -41,6 +41,8 @@ interface KeyState {
   lastStart: number;
   /** The requests started and not yet released, each with its start time. */
   inFlight: Set<InFlight>;
+  /** The latest-started request that has ended: when it left, and when it ended (its answer, or its failure). */
+  lastAnswered: { start: number; at: number } | undefined;
   /** The latest time by which an ended request had reached the service, as far as the client can tell. */
   arrivalBound: number;
   /** Woken at each release. */
@@ -64,13 +66,17 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
   const waitForAnswer = options.waitForAnswer ?? false;
   const answerWaitLimit = checkOption('answerWaitLimit', options.answerWaitLimit ?? 1000, 0, true);
   const keys = new Map<string, KeyState>();
-  // Extra spacing learnt from 429s. A 429 says the service saw two requests of a key closer than its interval, which
-  // means it counts them later than they were written (a busy gateway, a queue): a property of the service, so it is
-  // learnt for every key. It doubles on each 429 (from a quarter interval, up to a whole one) and halves every 30 s.
+  // How late after its write the service may count a request, learnt from 429s. A 429 says the service saw two
+  // requests of a key closer than they were written (its gateway queued them): a property of the service, so it is
+  // learnt for every key: from then on the next request of a key waits `interval` after the previous one's answer, or
+  // after `answerWaitLimit` past its write if the answer is slower (the policy of `waitForAnswer`), and that lag halves
+  // every 30 s, so a service that counted late once is treated conservatively for a while, then trusted again.
+  // Without a 429 it costs nothing: slow answers do not slow a key down.
   let learnt = 0;
   let learntAt = Number.NEGATIVE_INFINITY;
   const LEARNT_HALF_LIFE_MS = 30_000;
-  const extraMargin = (now: number) => (learnt === 0 ? 0 : learnt * 0.5 ** ((now - learntAt) / LEARNT_HALF_LIFE_MS));
+  const maxLag = Math.min(answerWaitLimit, interval * 10);
+  const learntLag = (now: number) => (learnt === 0 ? 0 : learnt * 0.5 ** ((now - learntAt) / LEARNT_HALF_LIFE_MS));
   /** Sweeps idle keys while any are held; unref'd, so it never keeps the process alive. */
   let sweeper: ReturnType<typeof setInterval> | undefined;
 
@@ -123,6 +129,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
         slotPending: false,
         lastStart: Number.NEGATIVE_INFINITY,
         inFlight: new Set(),
+        lastAnswered: undefined,
         arrivalBound: Number.NEGATIVE_INFINITY,
         releaseListeners: new Set(),
       };
@@ -135,7 +142,14 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
   /** The earliest time the next request of the key may start. */
   function earliestStart(state: KeyState): number {
     // The margin applies from the moment a request left too: arrivals jitter by more than timers do.
-    let earliest = state.lastStart + interval + margin + extraMargin(performance.now());
+    let earliest = state.lastStart + interval + margin;
+    const lag = learntLag(performance.now());
+    if (lag >= 1) {
+      // The service counts late: a request may arrive up to `lag` after it left, or at its answer if that came sooner.
+      const answered = state.lastAnswered;
+      if (answered) earliest = Math.max(earliest, Math.min(answered.at, answered.start + lag) + interval);
+      for (const r of state.inFlight) earliest = Math.max(earliest, r.start + lag + interval);
+    }
     // A request still being written may arrive at any moment: wait for its `sent()` (which wakes this turn), or assume
     // it arrived `answerWaitLimit` after its grant.
     for (const r of state.inFlight)
@@ -177,8 +191,12 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       state.inFlight.delete(request);
       if (outcome?.rateLimited === true) {
         const now = performance.now();
-        learnt = Math.min(interval, Math.max(extraMargin(now) * 2, interval / 4));
+        learnt = maxLag;
         learntAt = now;
+      }
+      const answeredAt = performance.now();
+      if (!state.lastAnswered || request.start >= state.lastAnswered.start) {
+        state.lastAnswered = { start: request.start, at: answeredAt };
       }
       state.arrivalBound = Math.max(state.arrivalBound, Math.min(performance.now(), request.start + answerWaitLimit));
       wakeWaiting();

@@ -70,29 +70,41 @@ describe('the default spacing, on a fake clock', () => {
     expect(at - first.at).toBeLessThan(1560);
   });
 
-  it('widens the spacing of every key after a 429, doubling on another, and halves it every 30 s', async () => {
+  it('after a 429, waits for the previous answer on every key (or answerWaitLimit), then relaxes by half every 30 s', async () => {
     const limiter = createProcessRateLimiter();
-    const a = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
-    a.release?.({ rateLimited: true });
-    const b = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
-    expect(b.at - a.at).toBeGreaterThanOrEqual(1240); // 250 ms, less its decay while waiting
+    // Before any 429: a slow answer does not hold the next request.
+    const a = await runOnFakeClock(grantTime(limiter.acquire('k-a')));
+    await elapse(400);
+    a.release?.();
+    const b = await runOnFakeClock(grantTime(limiter.acquire('k-a')));
+    expect(b.at - a.at).toBeLessThan(1060);
+    // A 429 on one key: the service counts late.
     b.release?.({ rateLimited: true });
-    const c = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
-    expect(c.at - b.at).toBeGreaterThanOrEqual(1470); // doubled to about 486 ms, less its decay while waiting
+    // Another key now waits for its previous answer: answered 400 ms after it left, so 1400 ms.
+    const c = await runOnFakeClock(grantTime(limiter.acquire('k-c')));
+    await elapse(400);
     c.release?.();
-    // Another key learns it too: its second request waits the wider spacing.
-    const other = await runOnFakeClock(grantTime(limiter.acquire('k-other')));
-    other.release?.();
-    const otherNext = await runOnFakeClock(grantTime(limiter.acquire('k-other')));
-    expect(otherNext.at - other.at).toBeGreaterThanOrEqual(1400);
-    otherNext.release?.();
-    // Two minutes later (four half-lives), the extra is a sixteenth: about 30 ms.
-    await vi.advanceTimersByTimeAsync(120_000);
-    const d = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
-    d.release?.();
-    const e = await runOnFakeClock(grantTime(limiter.acquire('k-429')));
-    expect(e.at - d.at).toBeLessThan(1060);
+    const d = await runOnFakeClock(grantTime(limiter.acquire('k-c')));
+    expect(d.at - c.at).toBeGreaterThanOrEqual(1395);
+    expect(d.at - c.at).toBeLessThan(1460);
+    // An answer slower than the learnt lag holds the next request only up to it: the lag started at answerWaitLimit
+    // (1000 ms) and has decayed for about 3.4 s since the 429 (to about 924 ms), so about 1924 ms.
+    const e = await runOnFakeClock(grantTime(limiter.acquire('k-c')));
+    const f = grantTime(limiter.acquire('k-c'));
+    await elapse(2600);
     e.release?.();
+    const fAt = (await runOnFakeClock(f)).at;
+    expect(fAt - e.at).toBeGreaterThanOrEqual(1900);
+    expect(fAt - e.at).toBeLessThan(2000);
+    d.release?.();
+    // Four half-lives later the learnt lag is a sixteenth (about 60 ms): a slow answer costs little again.
+    await vi.advanceTimersByTimeAsync(120_000);
+    const g = await runOnFakeClock(grantTime(limiter.acquire('k-g')));
+    await elapse(400);
+    g.release?.();
+    const h = await runOnFakeClock(grantTime(limiter.acquire('k-g')));
+    expect(h.at - g.at).toBeLessThan(1100);
+    h.release?.();
   });
 });
 
