@@ -122,6 +122,7 @@ export type {
   RawBody,
   UnknownEvent,
   VerifyWebhookOptions,
+  WarnSink,
   WebhookDedupeStore,
   WebhookErrorInfo,
   WebhookEvent,

@@ -2,6 +2,7 @@
 // Nothing here imports a node: module, so the main entry stays loadable in edge runtimes.
 
 export type { ValidationIssue } from '../errors/validation-error.js';
+export type { WarnSink } from '../internal/callback.js';
 export type { CryptoChoice, CryptoPath } from './crypto-backend.js';
 export type { DedupeClaim, WebhookDedupeStore } from './dedupe-store.js';
 export type { WebhookVerificationReason } from './errors.js';
