@@ -1,8 +1,8 @@
 import { mayHaveSucceeded } from '../errors/transport-errors.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
+import { abortError } from '../internal/abort.js';
 import { callUserCallback, type WarnSink } from '../internal/callback.js';
 import type { EwayBillModel } from '../model/schemas.js';
-import { abortError } from './abort.js';
 import { createEwayBillOnce, type EwayBillCreator, type EwayBillOnceResult } from './once.js';
 import { checkRequestOptions } from './options.js';
 

@@ -4,6 +4,7 @@ import { type AnswerInfo, type ErrorMapper, keptBody, mapErrorAnswer } from '../
 import { ServiceError } from '../errors/service-error.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { preflightError, preflightEwayBill } from '../gst/preflight.js';
+import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
 import { type Redactor, redactor } from '../internal/redact.js';
@@ -11,7 +12,6 @@ import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { toValidationError } from '../model/validate.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
 import { type RateLimiter, type ReleaseSlot, rateLimitKeyId, type SlotOutcome } from '../throttle/rate-limiter.js';
-import { abortableDelay, abortError } from './abort.js';
 import {
   createEwayBills,
   type EwayBillBatchItem,

@@ -2,7 +2,7 @@ import type { KyInstance } from 'ky';
 import type { RequestSummary } from '../errors/api-error.js';
 import type { AnswerInfo } from '../errors/map-response.js';
 import { TimeoutError } from '../errors/transport-errors.js';
-import { abortError } from './abort.js';
+import { abortError } from '../internal/abort.js';
 import { connectionFailure } from './transport-failure.js';
 import { watchWrite } from './write-tracker.js';
 

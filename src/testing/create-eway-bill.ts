@@ -1,4 +1,4 @@
-import { describePortalError } from '../gst/portal-catalogue.js';
+import { describePortalError } from '../internal/portal-catalogue.js';
 import { readBearer } from './api-key.js';
 import type { Directory } from './directory.js';
 import {

@@ -1,4 +1,4 @@
-import type { DocumentEventData, InventoryEventData } from '../webhooks/events.js';
+import type { DocumentEventData, InventoryEventData } from '../webhooks/index.js';
 import type { EventOverrides } from './event-fixtures.js';
 import type {
   MockApiKeyOptions,

@@ -1,4 +1,4 @@
-import { abortableDelay } from '../client/abort.js';
+import { abortableDelay } from '../internal/abort.js';
 import { isKeyShaped, readBearer } from './api-key.js';
 import { Directory } from './directory.js';
 import type { MockEmulator } from './emulator-types.js';

@@ -1,4 +1,4 @@
-import type { DocumentEventData, InventoryEventData } from '../webhooks/events.js';
+import type { DocumentEventData, InventoryEventData } from '../webhooks/index.js';
 
 /** A `document` event as the service sends it on the wire (spec, Events). */
 export interface DocumentEventPayload {

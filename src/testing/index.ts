@@ -1,7 +1,7 @@
 // The testing kit: `invoicing-service-sdk/testing`. msw is an optional peer dependency: only `service.handlers` needs it
 // (see msw-loader.ts); the mock server, the fixtures and signWebhook work without it. The main entry never loads msw.
 
-export { signWebhook } from '../webhooks/sign.js';
+export { signWebhook } from '../webhooks/index.js';
 export type { MockEmulator } from './emulator-types.js';
 export type { DocumentEventPayload, EventOverrides, InventoryEventPayload } from './event-fixtures.js';
 export { buildDocumentEvent, buildInventoryEvent, formatEventTimestamp } from './event-fixtures.js';

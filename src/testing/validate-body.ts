@@ -1,5 +1,4 @@
-import { type PreflightFinding, preflightEwayBill } from '../gst/preflight.js';
-import { NIC_SANDBOX_GSTINS } from '../gst/ship-to-gstin.js';
+import { NIC_SANDBOX_GSTINS, type PreflightFinding, preflightEwayBill } from '../gst/index.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { toValidationError } from '../model/validate.js';
 

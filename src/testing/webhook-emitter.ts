@@ -1,4 +1,4 @@
-import { signWebhook } from '../webhooks/sign.js';
+import { signWebhook } from '../webhooks/index.js';
 import type { WebhookDelivery, WebhookTarget } from './types.js';
 
 /** The spec's answer time for receivers. */
