@@ -2,14 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createNodeWebhookHandler,
-  createWebhookHandler,
-  type WebhookHandlerOptions,
-} from '../../src/webhooks/index.js';
+import { createNodeWebhookHandler } from '../../src/webhooks/index.js';
 import { readLimited, TIMED_OUT } from '../../src/webhooks/read-body.js';
 import { DOCUMENT_EVENT, SECRET, signed } from './fixtures.js';
-import { listen } from './servers.js';
+import { handlerStarters } from './servers.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -76,24 +72,7 @@ function drip(url: string, everyMs: number): Promise<{ answer: string; closed: b
   });
 }
 
-const starters: [string, (options: WebhookHandlerOptions) => Promise<string>][] = [
-  [
-    'createNodeWebhookHandler on node:http',
-    async (options) => {
-      const server = await listen(createServer(createNodeWebhookHandler(options)));
-      closers.push(server.close);
-      return server.url;
-    },
-  ],
-  [
-    'createWebhookHandler behind a streaming node:http bridge',
-    async (options) => {
-      const server = await listen(streamingBridge(createWebhookHandler(options)));
-      closers.push(server.close);
-      return server.url;
-    },
-  ],
-];
+const starters = handlerStarters(closers, { label: 'a streaming node:http bridge', make: streamingBridge });
 
 describe.each(starters)('body deadline of %s', (_, start) => {
   it('answers 408 to a body dripped slower than bodyTimeoutMs and closes the connection', async () => {

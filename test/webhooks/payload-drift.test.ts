@@ -1,13 +1,7 @@
-import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createNodeWebhookHandler,
-  createWebhookHandler,
-  type WebhookEvent,
-  type WebhookHandlerOptions,
-} from '../../src/webhooks/index.js';
+import type { WebhookEvent, WebhookHandlerOptions } from '../../src/webhooks/index.js';
 import { INVENTORY_EVENT, SECRET, signed } from './fixtures.js';
-import { fetchBridge, listen } from './servers.js';
+import { handlerStarters } from './servers.js';
 
 // An inventory event as the real service's public documentation shows it: the product-id field carries the maker's
 // name, where the spec neutralised it to service_product_id (spec, introduction). `acme` stands in for the maker.
@@ -37,26 +31,7 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-type Start = (options: WebhookHandlerOptions) => Promise<string>;
-
-const handlers: [string, Start][] = [
-  [
-    'createWebhookHandler (fetch) behind a node:http bridge',
-    async (options) => {
-      const server = await listen(fetchBridge(createWebhookHandler(options)));
-      closers.push(server.close);
-      return server.url;
-    },
-  ],
-  [
-    'createNodeWebhookHandler on node:http',
-    async (options) => {
-      const server = await listen(createServer(createNodeWebhookHandler(options)));
-      closers.push(server.close);
-      return server.url;
-    },
-  ],
-];
+const handlers = handlerStarters(closers);
 
 async function deliver(url: string, payload: unknown) {
   const { body, signature } = signed(payload);

@@ -6,6 +6,11 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  createNodeWebhookHandler,
+  createWebhookHandler,
+  type WebhookHandlerOptions,
+} from 'invoicing-service-sdk/webhooks';
 
 /** Starts a server on 127.0.0.1, port 0; resolves to its base URL and a close function. */
 export async function listen(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
@@ -62,4 +67,29 @@ export function postChunked(url: string, chunks: readonly string[], headers: Rec
     for (const chunk of chunks) req.write(chunk);
     req.end();
   });
+}
+
+/** Starts one webhook handler with `options` on a real loopback server; resolves to its URL. */
+export type StartHandler = (options: WebhookHandlerOptions) => Promise<string>;
+
+/**
+ * Both handlers, each behind its own loopback server: the Node handler on node:http, and the Fetch handler behind
+ * `bridge` (a buffering bridge by default). Every server started is pushed to `closers`, for the test's afterEach.
+ */
+export function handlerStarters(
+  closers: (() => Promise<unknown>)[],
+  bridge: { label: string; make: (handler: (request: Request) => Promise<Response>) => Server } = {
+    label: 'a node:http bridge',
+    make: fetchBridge,
+  },
+): [string, StartHandler][] {
+  const start = async (server: Server) => {
+    const started = await listen(server);
+    closers.push(started.close);
+    return started.url;
+  };
+  return [
+    ['createNodeWebhookHandler on node:http', (options) => start(createServer(createNodeWebhookHandler(options)))],
+    [`createWebhookHandler behind ${bridge.label}`, (options) => start(bridge.make(createWebhookHandler(options)))],
+  ];
 }

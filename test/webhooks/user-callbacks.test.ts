@@ -1,13 +1,7 @@
-import { createServer } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  createNodeWebhookHandler,
-  createWebhookHandler,
-  type WebhookDedupeStore,
-  type WebhookHandlerOptions,
-} from '../../src/webhooks/index.js';
+import { createWebhookHandler, type WebhookDedupeStore } from '../../src/webhooks/index.js';
 import { DOCUMENT_EVENT, SECRET, signed, withId } from './fixtures.js';
-import { fetchBridge, listen } from './servers.js';
+import { handlerStarters } from './servers.js';
 
 // Every callback a user passes may throw or return a promise that rejects. Under Node's default
 // unhandled-rejection mode, one rejection nobody handles exits the process; these tests watch for it.
@@ -26,24 +20,7 @@ afterEach(async () => {
 /** Lets Node run its unhandled-rejection check (it runs after the microtask queue drains). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
-const starters: [string, (options: WebhookHandlerOptions) => Promise<string>][] = [
-  [
-    'createNodeWebhookHandler on node:http',
-    async (options) => {
-      const server = await listen(createServer(createNodeWebhookHandler(options)));
-      closers.push(server.close);
-      return server.url;
-    },
-  ],
-  [
-    'createWebhookHandler behind a node:http bridge',
-    async (options) => {
-      const server = await listen(fetchBridge(createWebhookHandler(options)));
-      closers.push(server.close);
-      return server.url;
-    },
-  ],
-];
+const starters = handlerStarters(closers);
 
 async function post(url: string, payload: unknown, signature?: string | null) {
   const sig = signed(payload);
