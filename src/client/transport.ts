@@ -90,19 +90,19 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
     rejectAborted = reject;
   });
   aborted.catch(() => {}); // observed by the races below; never an unhandled rejection
-  const onCallerAbort = () => {
-    attempt.abort(caller?.reason);
-    rejectAborted(caller?.reason);
+  // Ends the attempt: aborts fetch (and so its socket) and settles every race on `aborted`.
+  const end = (reason: unknown) => {
+    attempt.abort(reason);
+    rejectAborted(reason);
   };
+  const onCallerAbort = () => end(caller?.reason);
   caller?.addEventListener('abort', onCallerAbort, { once: true });
   const timer =
     input.timeout === false
       ? undefined
       : setTimeout(() => {
           timedOut = true;
-          const reason = new DOMException('The attempt timed out', 'TimeoutError');
-          attempt.abort(reason);
-          rejectAborted(reason);
+          end(new DOMException('The attempt timed out', 'TimeoutError'));
         }, input.timeout);
   let dispatched = false;
   let unwatch: (() => void) | undefined;

@@ -13,10 +13,6 @@ export interface WriteWatch {
   written(): void;
 }
 
-interface Pending extends WriteWatch {
-  readonly key: string;
-}
-
 interface UndiciRequestLike {
   readonly origin?: unknown;
   readonly path?: unknown;
@@ -31,9 +27,9 @@ const STATE = Symbol.for('invoicing-service-sdk.write-tracker');
 
 interface TrackerState {
   /** Requests handed to fetch whose undici request has not been seen yet, by origin + path. */
-  readonly unbound: Map<string, Pending[]>;
+  readonly unbound: Map<string, WriteWatch[]>;
   /** Undici's request objects of ours, until their body is written. */
-  readonly bound: WeakMap<object, Pending>;
+  readonly bound: WeakMap<object, WriteWatch>;
 }
 
 function requestOf(message: unknown): UndiciRequestLike | undefined {
@@ -100,7 +96,8 @@ export function watchWrite(url: string, watch: WriteWatch): () => void {
   } catch {
     return () => {};
   }
-  const pending: Pending = { key, leaving: () => watch.leaving(), written: () => watch.written() };
+  // `watch` is the attempt's own object: its identity is what `unwatch` looks for.
+  const pending = watch;
   const queue = state.unbound.get(key);
   if (queue) queue.push(pending);
   else state.unbound.set(key, [pending]);
