@@ -29,7 +29,10 @@ export interface CliRun {
   stderr(): string;
   /** Resolves with the exit code (or the signal name); kills the process if it has not exited within `ms`. */
   exit(ms?: number): Promise<number | string>;
-  /** Resolves when stdout matches `pattern`; rejects after `ms`. */
+  /**
+   * Resolves when the complete lines of stdout so far match `pattern`; rejects after `ms`. Only complete lines are
+   * matched, so a pattern never sees half a URL or a line whose end is still in the pipe.
+   */
   waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
 }
 
@@ -65,7 +68,7 @@ export function runCli(
     async waitFor(pattern, ms = 10_000) {
       const deadline = Date.now() + ms;
       for (;;) {
-        const match = out.match(pattern);
+        const match = out.slice(0, out.lastIndexOf('\n') + 1).match(pattern);
         if (match) return match;
         if (Date.now() > deadline || child.exitCode !== null) {
           throw new Error(`CLI output did not match ${pattern} within ${ms} ms. stdout: ${out} stderr: ${err}`);

@@ -70,6 +70,7 @@ describe('the invoicing-service-sdk command', () => {
   it('holds --documents documents, doc_demo_0001 on, each taking one e-way bill', async () => {
     const run = runCli(cli.file, ['mock-server', '--port', '0', '--documents', '3', '--no-rate-limit', '--quiet']);
     try {
+      await run.waitFor(/Press Ctrl\+C/);
       const [, url] = await run.waitFor(/Base URL:\s+(\S+)/);
       const [, key] = await run.waitFor(/SERVICE_API_KEY=(\S+)/);
       expect(run.stdout()).toMatch(/Documents: doc_demo_0001 … doc_demo_0003 {2}\(3; /);

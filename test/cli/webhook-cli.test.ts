@@ -164,7 +164,8 @@ describe('invoicing-service-sdk mock-server with --api-key and --webhook-url', (
       ]);
       try {
         const [, url] = await run.waitFor(/Base URL:\s+(\S+)/);
-        expect(run.stdout()).toContain(`SERVICE_API_KEY=${KEY}`);
+        const [, key] = await run.waitFor(/SERVICE_API_KEY=(\S+)/);
+        expect(key).toBe(KEY);
         const response = await fetch(`${url}/v2/ewaybill/${doc}`, {
           method: 'POST',
           headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
