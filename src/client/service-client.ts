@@ -1,4 +1,4 @@
-import ky, { type KyInstance } from 'ky';
+import type { KyInstance } from 'ky';
 import { ApiError, type RequestSummary } from '../errors/api-error.js';
 import { type AnswerInfo, type ErrorMapper, keptBody, mapErrorAnswer } from '../errors/map-response.js';
 import { ServiceError } from '../errors/service-error.js';
@@ -53,7 +53,9 @@ export interface EwayBillResult {
 export class ServiceClient {
   readonly #apiKey: string;
   readonly #options: ResolvedOptions;
-  readonly #ky: KyInstance;
+  /** The ky instance, made on the first send (see {@link loadKy}); `#headers` are its headers. */
+  #ky: KyInstance | undefined;
+  readonly #headers: Headers;
   /** The client's `fetch` option, or the global fetch looked up at each call (so msw and other patches apply). */
   readonly #fetch: typeof globalThis.fetch;
   /** Replaces the key in what goes into errors, logs and hooks; never applied to a success answer. */
@@ -80,7 +82,7 @@ export class ServiceClient {
     headers.set('Authorization', `Bearer ${this.#apiKey}`);
     headers.set('Content-Type', 'application/json');
     headers.set('Accept', 'application/json');
-    this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, headers });
+    this.#headers = headers;
     this.#fetch = resolved.fetch ?? ((resource, init) => globalThis.fetch(resource, init));
   }
 
@@ -201,6 +203,8 @@ export class ServiceClient {
     const request: RequestSummary = { method: 'POST', url };
     this.#keyId ??= rateLimitKeyId(this.#apiKey);
     const keyId = await this.#keyId;
+    this.#ky ??= (await loadKy()).create({ retry: 0, timeout: false, throwHttpErrors: false, headers: this.#headers });
+    const http = this.#ky;
     const { hooks, logger } = this.#options;
     for (let attempt = 1; ; attempt++) {
       let release: ReleaseSlot | undefined;
@@ -219,7 +223,7 @@ export class ServiceClient {
         // The slot is released once the answer is read or the attempt failed: the limiter may space from it.
         let outcome: SlotOutcome | undefined;
         const answer = await sendAttempt({
-          ky: this.#ky,
+          ky: http,
           fetch: this.#fetch,
           url,
           body,
@@ -278,6 +282,19 @@ export class ServiceClient {
     const { baseUrl, timeout, maxRetries } = this.#options;
     return { baseUrl, apiKey: '[redacted]', timeout, maxRetries };
   }
+}
+
+let kyLoading: Promise<typeof import('ky').default> | undefined;
+
+/**
+ * ky, imported on the first send rather than with the SDK: ky touches `Request` and `ReadableStream` when it loads,
+ * which makes Node load its fetch implementation (undici), about half of ky's import cost. A process that imports the
+ * SDK and never sends (a CLI's `--help`, a webhook receiver that imports the root, a test that only builds models)
+ * does not pay it; the first request pays what any first `fetch` pays.
+ */
+function loadKy(): Promise<typeof import('ky').default> {
+  kyLoading ??= import('ky').then((module) => module.default);
+  return kyLoading;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
