@@ -114,24 +114,9 @@ export class ServiceClient {
    */
   async createEwayBill(docHashId: string, model: EwayBillModel, options?: RequestOptions): Promise<EwayBillResult> {
     const callOptions = checkRequestOptions(options);
-    const parsed = parseModel(model);
-    const idProblem = docHashIdProblem(docHashId);
-    if (parsed instanceof ValidationError) {
-      if (!idProblem) throw parsed;
-      throw new ValidationError('e-way bill request', [
-        validationIssue(['docHashId'], `docHashId ${idProblem}`),
-        ...parsed.issues,
-      ]);
-    }
-    if (idProblem || !parsed.success) {
-      const issues = parsed.success ? [] : toValidationError('e-way bill model', parsed.error).issues;
-      const all = idProblem ? [validationIssue(['docHashId'], `docHashId ${idProblem}`), ...issues] : issues;
-      const subject = !idProblem ? 'e-way bill model' : parsed.success ? 'docHashId' : 'e-way bill request';
-      throw new ValidationError(subject, all);
-    }
-    this.#preflight(parsed.data, docHashId);
-    const url = `${this.#options.baseUrl}/v2/ewaybill/${encodeURIComponent(docHashId)}`;
-    const answer = await this.#send(docHashId, url, JSON.stringify(parsed.data), callOptions);
+    // Only the URL and the body outlive this line: a queued call holds its ~1 KB body, not the parsed model too.
+    const { url, body } = this.#prepare(docHashId, model);
+    const answer = await this.#send(docHashId, url, body, callOptions);
     const { message } = answer.json as { message?: unknown };
     return { success: true, message: typeof message === 'string' ? message : '' };
   }
@@ -150,6 +135,28 @@ export class ServiceClient {
     options?: EwayBillBatchOptions,
   ): Promise<EwayBillBatchResult[]> {
     return createEwayBills(this, items, options);
+  }
+
+  /** Checks the model and the docHashId (throws a ValidationError listing every problem) and builds the request. */
+  #prepare(docHashId: string, model: EwayBillModel): { url: string; body: string } {
+    const parsed = parseModel(model);
+    const idProblem = docHashIdProblem(docHashId);
+    if (parsed instanceof ValidationError) {
+      if (!idProblem) throw parsed;
+      throw new ValidationError('e-way bill request', [
+        validationIssue(['docHashId'], `docHashId ${idProblem}`),
+        ...parsed.issues,
+      ]);
+    }
+    if (idProblem || !parsed.success) {
+      const issues = parsed.success ? [] : toValidationError('e-way bill model', parsed.error).issues;
+      const all = idProblem ? [validationIssue(['docHashId'], `docHashId ${idProblem}`), ...issues] : issues;
+      const subject = !idProblem ? 'e-way bill model' : parsed.success ? 'docHashId' : 'e-way bill request';
+      throw new ValidationError(subject, all);
+    }
+    this.#preflight(parsed.data, docHashId);
+    const url = `${this.#options.baseUrl}/v2/ewaybill/${encodeURIComponent(docHashId)}`;
+    return { url, body: JSON.stringify(parsed.data) };
   }
 
   /** Runs the portal-rule preflight in the configured mode: nothing, warnings, or a ValidationError. */

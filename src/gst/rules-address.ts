@@ -54,9 +54,10 @@ export const ADDRESS_RULES: RuleGroup<'export-dispatch-to' | 'indian-pincode' | 
         if (country !== 'India' || typeof state !== 'string' || typeof pincode !== 'string') continue;
         if (!INDIAN_PINCODE.test(pincode) || PINCODE_PREFIXES[state as State] === undefined) continue;
         const prefix = Number(pincode.slice(0, 3));
+        if (fits(state, prefix)) continue;
         const others = statesOf(prefix);
         // Lenient where the table is silent: a prefix no state's range holds is not reported.
-        if (fits(state, prefix) || others.length === 0) continue;
+        if (others.length === 0) continue;
         const codes =
           side === 'dispatch_from'
             ? [437, 710]
