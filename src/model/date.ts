@@ -1,3 +1,5 @@
+import { IST_OFFSET_MS } from '../internal/ist.js';
+
 const DATE_PATTERN = /^(\d{2})-(\d{2})-(\d{4})$/;
 
 /**
@@ -13,8 +15,6 @@ export function isServiceDate(value: string): boolean {
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   return day <= daysInMonth;
 }
-
-const IST_OFFSET_MS = 330 * 60 * 1000;
 
 /**
  * Formats a `Date` as `DD-MM-YYYY`, the spec's date format, using the calendar day in India

@@ -1,3 +1,4 @@
+import { IST_OFFSET_MS } from '../internal/ist.js';
 import type { DocumentEventData, InventoryEventData } from '../webhooks/index.js';
 
 /** A `document` event as the service sends it on the wire (spec, Events). */
@@ -19,8 +20,6 @@ export interface EventOverrides<Data> {
   event_id?: string | undefined;
   data?: Partial<Data> | undefined;
 }
-
-const IST_OFFSET_MS = 330 * 60 * 1000;
 
 /**
  * A timestamp in the spec's event shape `YYYY-MM-DD HH:MM:SS.ffffff`, in India Standard Time (UTC+05:30),

@@ -1,4 +1,5 @@
 import { validationIssue } from '../errors/validation-error.js';
+import { IST_OFFSET_MINUTES } from '../internal/ist.js';
 import { WebhookPayloadError } from './errors.js';
 
 /**
@@ -21,7 +22,7 @@ const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}
 const OFFSET = /^([+-])(\d{2}):(\d{2})$/;
 
 function offsetMinutes(timeZone: string): number {
-  if (timeZone === 'IST' || timeZone === 'Asia/Kolkata') return 330;
+  if (timeZone === 'IST' || timeZone === 'Asia/Kolkata') return IST_OFFSET_MINUTES;
   if (timeZone === 'UTC') return 0;
   const match = OFFSET.exec(timeZone);
   const hours = Number(match?.[2]);
