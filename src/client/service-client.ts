@@ -1,24 +1,20 @@
-import type { KyInstance } from 'ky';
-import { ApiError, type RequestSummary } from '../errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { type AnswerInfo, type ErrorMapper, keptBody, mapErrorAnswer } from '../errors/map-response.js';
-import { ServiceError } from '../errors/service-error.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { preflightError, preflightEwayBill } from '../gst/preflight.js';
-import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
 import { type Redactor, redactor } from '../internal/redact.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { toValidationError } from '../model/validate.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
-import { type RateLimiter, type ReleaseSlot, rateLimitKeyId, type SlotOutcome } from '../throttle/rate-limiter.js';
+import { type RateLimiter, rateLimitKeyId } from '../throttle/rate-limiter.js';
 import {
   createEwayBills,
   type EwayBillBatchItem,
   type EwayBillBatchOptions,
   type EwayBillBatchResult,
 } from './batch.js';
-import { emit } from './events.js';
 import {
   checkRequestOptions,
   type RequestOptions,
@@ -28,9 +24,8 @@ import {
   resolveTimeout,
   type ServiceClientOptions,
 } from './options.js';
-import { defaultRetryPolicy, type RetryPolicy } from './retry-policy.js';
+import { defaultRetryPolicy, type RetryPolicy, type Sender, sendWithRetries } from './retry.js';
 import { userAgent } from './runtime.js';
-import { sendAttempt } from './transport.js';
 
 /** The answer of a successful "create e-way bill". */
 export interface EwayBillResult {
@@ -53,9 +48,9 @@ export interface EwayBillResult {
 export class ServiceClient {
   readonly #apiKey: string;
   readonly #options: ResolvedOptions;
-  /** The ky instance, made on the first send (see {@link loadKy}); `#headers` are its headers. */
-  #ky: KyInstance | undefined;
+  /** The headers of every request; the ky instance that sends them is made on the first send. */
   readonly #headers: Headers;
+  #senderMade: Sender | undefined;
   /** The client's `fetch` option, or the global fetch looked up at each call (so msw and other patches apply). */
   readonly #fetch: typeof globalThis.fetch;
   /** Replaces the key in what goes into errors, logs and hooks; never applied to a success answer. */
@@ -63,7 +58,6 @@ export class ServiceClient {
   readonly #limiter: RateLimiter;
   readonly #mapError: ErrorMapper = mapErrorAnswer;
   readonly #retryPolicy: RetryPolicy = defaultRetryPolicy;
-  #keyId: Promise<string> | undefined;
 
   constructor(options: ServiceClientOptions = {}) {
     installInspect();
@@ -116,7 +110,15 @@ export class ServiceClient {
     const callOptions = checkRequestOptions(options);
     // Only the URL and the body outlive this line: a queued call holds its ~1 KB body, not the parsed model too.
     const { url, body } = this.#prepare(docHashId, model);
-    const answer = await this.#send(docHashId, url, body, callOptions);
+    const answer = await sendWithRetries(this.#senderMade ?? (await this.#sender()), {
+      docHashId,
+      url,
+      body,
+      timeout: resolveTimeout(callOptions.timeout, this.#options.timeout, 'options.timeout'),
+      maxRetries: resolveRetries(callOptions.maxRetries, this.#options.maxRetries, 'options.maxRetries'),
+      signal: callOptions.signal,
+      retryWhenMaybeSent: callOptions.retryWhenMaybeSent === true,
+    });
     const { message } = answer.json as { message?: unknown };
     return { success: true, message: typeof message === 'string' ? message : '' };
   }
@@ -202,86 +204,24 @@ export class ServiceClient {
     return this.#mapError({ ...answer, redact: this.#redact });
   }
 
-  /** Sends with rate limiting and retries; resolves only to a success answer, otherwise throws the typed error. */
-  async #send(docHashId: string, url: string, body: string, options: RequestOptions): Promise<AnswerInfo> {
-    const timeout = resolveTimeout(options.timeout, this.#options.timeout, 'options.timeout');
-    const maxRetries = resolveRetries(options.maxRetries, this.#options.maxRetries, 'options.maxRetries');
-    const { signal } = options;
-    const request: RequestSummary = { method: 'POST', url };
-    this.#keyId ??= rateLimitKeyId(this.#apiKey);
-    const keyId = await this.#keyId;
-    this.#ky ??= (await loadKy()).create({ retry: 0, timeout: false, throwHttpErrors: false, headers: this.#headers });
-    const http = this.#ky;
-    const { hooks, logger } = this.#options;
-    for (let attempt = 1; ; attempt++) {
-      let release: ReleaseSlot | undefined;
-      const queuedSince = performance.now();
-      try {
-        const granted = await this.#limiter.acquire(keyId, signal);
-        release = typeof granted === 'function' ? granted : undefined;
-      } catch (error) {
-        throw signal?.aborted ? abortError(signal) : error;
-      }
-      const context = { ...request, attempt, docHashId, queuedMs: Math.round(performance.now() - queuedSince) };
-      emit(hooks, logger, 'onRequest', context);
-      const started = performance.now();
-      let error: unknown;
-      try {
-        // The slot is released once the answer is read or the attempt failed: the limiter may space from it.
-        let outcome: SlotOutcome | undefined;
-        const answer = await sendAttempt({
-          ky: http,
-          fetch: this.#fetch,
-          url,
-          body,
-          timeout,
-          signal,
-          request,
-          scrub: this.#redact.text,
-          onSent: release?.sent,
-          onLeaving: release?.leaving,
-        })
-          .then((received) => {
-            outcome = { rateLimited: received.status === 429 };
-            return received;
-          })
-          .finally(() => release?.(outcome));
-        const done = {
-          ...context,
-          status: answer.status,
-          durationMs: Math.round(performance.now() - started),
-        };
-        if (ServiceClient.#isSuccess(answer)) {
-          emit(hooks, logger, 'onResponse', done);
-          return answer;
-        }
-        const apiError = this.#toError(answer);
-        error = apiError;
-        emit(hooks, logger, 'onResponse', { ...done, code: apiError.code, serviceErrorCode: apiError.errorCode });
-      } catch (thrown) {
-        if (!(thrown instanceof ServiceError)) {
-          // The caller's AbortError: close the attempt for tracing hooks, then let it through.
-          const durationMs = Math.round(performance.now() - started);
-          emit(hooks, logger, 'onResponse', { ...context, status: undefined, durationMs, code: 'ABORTED' });
-          throw thrown;
-        }
-        error = thrown;
-        const durationMs = Math.round(performance.now() - started);
-        emit(hooks, logger, 'onResponse', {
-          ...context,
-          status: undefined,
-          durationMs,
-          code: thrown.code,
-        });
-      }
-      const delayMs =
-        attempt > maxRetries
-          ? undefined
-          : this.#retryPolicy({ error, attempt, retryWhenMaybeSent: options.retryWhenMaybeSent === true });
-      if (delayMs === undefined) throw error;
-      emit(hooks, logger, 'onRetry', { ...context, reason: (error as ServiceError).code, delayMs });
-      await abortableDelay(delayMs, signal);
-    }
+  /** The retry loop's view of this client, made on the first send (ky is imported then; see {@link loadKy}). */
+  async #sender(): Promise<Sender> {
+    if (this.#senderMade) return this.#senderMade;
+    const keyId = await rateLimitKeyId(this.#apiKey);
+    const ky = await loadKy();
+    this.#senderMade ??= {
+      http: ky.create({ retry: 0, timeout: false, throwHttpErrors: false, headers: this.#headers }),
+      fetch: this.#fetch,
+      limiter: this.#limiter,
+      keyId,
+      hooks: this.#options.hooks,
+      logger: this.#options.logger,
+      retryPolicy: this.#retryPolicy,
+      scrub: this.#redact.text,
+      isSuccess: ServiceClient.#isSuccess,
+      toError: (answer) => this.#toError(answer),
+    };
+    return this.#senderMade;
   }
 
   /** Inspection output without the API key. */

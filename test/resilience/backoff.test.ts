@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from 'invoicing-service-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { backoffDelay, defaultRetryPolicy } from '../../src/client/retry-policy.js';
+import { backoffDelay, defaultRetryPolicy } from '../../src/client/retry.js';
 
 // The largest double below 1: what Math.random can return at most.
 const JUST_UNDER_ONE = 1 - Number.EPSILON / 2;
