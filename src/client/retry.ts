@@ -84,10 +84,10 @@ export interface SendCall {
 /**
  * Sends with rate limiting and retries; resolves only to a success answer, otherwise throws the typed error.
  *
- * Hand-written rather than ky's `retry` (issue 10 asked to try): ky's retry takes its delay before the next attempt
- * but cannot take a rate-limit slot per attempt (`beforeRequest` runs once per call, not per retry), its `timeout`
- * covers fetch but not the body read, and it joins signals with `AbortSignal.any`, which kept every finished call in
- * memory until the caller's long-lived signal was collected. See docs/architecture.md.
+ * Hand-written rather than ky's `retry` (issue 10 asked to try): ky's `timeout` covers fetch but not the body read,
+ * ky joins the caller's signal to its own with `AbortSignal.any`, which kept every finished call in memory as long as
+ * a long-lived caller signal lived, its HTTPError reads an error body without a cap, and whether an attempt may have
+ * reached the service needs the connection phase of our own request. See docs/architecture.md.
  */
 export async function sendWithRetries(sender: Sender, call: SendCall): Promise<AnswerInfo> {
   const { hooks, logger, limiter } = sender;
