@@ -5,6 +5,7 @@ import { defineConfig, type Options } from 'tsup';
 const pkg = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
 
 // One entry per public subpath of the `exports` map; the bin is built apart (ESM only, no declarations).
+// Declarations are not tsup's: scripts/build-types.mjs emits one per module with tsc (readable names, no hashed chunks).
 const entry = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
@@ -34,10 +35,10 @@ const cjsMswLoader: NonNullable<Options['esbuildPlugins']>[number] = {
 
 export default defineConfig([
   // ESM: dependencies stay external and are resolved by the consumer.
-  { ...shared, format: 'esm', dts: true },
+  { ...shared, format: 'esm', dts: false },
   // CJS: ky and p-throttle are ESM-only, so they are bundled into the CJS build
   // (leaving ky external breaks with `import_ky.default.create is not a function`).
-  { ...shared, format: 'cjs', dts: true, noExternal: ['ky', 'p-throttle'], esbuildPlugins: [cjsMswLoader] },
+  { ...shared, format: 'cjs', dts: false, noExternal: ['ky', 'p-throttle'], esbuildPlugins: [cjsMswLoader] },
   // The `invoicing-service-sdk` command.
   { ...shared, entry: { cli: 'src/cli/index.ts' }, format: 'esm', dts: false },
 ]);

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { editorView } from './editor-check.mjs';
 import { ensureNode22 } from './node22.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -90,6 +91,28 @@ try {
   if (stray.length) throw new Error(`unexpected files in the tarball: ${stray.join(', ')}`);
   pass('npm pack built dist/ and ships it (every entry, both formats, declarations, the bin)');
 
+  step('the declaration files have readable names');
+  // Each entry's dist/<entry>.d.ts and .d.cts, and one declaration per source module under dist/types/esm and
+  // dist/types/cjs (scripts/build-types.mjs): no hashed chunk such as dist/sign-BbvbMul1.d.ts.
+  const entryNames = ['index', 'webhooks', 'gst', 'testing', 'redis'];
+  const declarations = files.filter((f) => /\.d\.c?ts$/.test(f));
+  const moduleOf = (f) => /^dist\/types\/(?:esm|cjs)\/(.+)\.d\.ts$/.exec(f)?.[1];
+  const readable = (f) =>
+    entryNames.some((name) => f === `dist/${name}.d.ts` || f === `dist/${name}.d.cts`) ||
+    (moduleOf(f) !== undefined && existsSync(join(root, 'src', `${moduleOf(f)}.ts`)));
+  // A hashed chunk (-BbvbMul1.d.ts) fails; a module whose own name looks like one (ship-to-gstin.d.ts) is readable.
+  const hashLike = /-[A-Za-z0-9_-]{8}\.d\.c?ts$/;
+  const unreadable = declarations.filter((f) => !readable(f));
+  if (unreadable.length) {
+    const hashed = unreadable.filter((f) => hashLike.test(f));
+    throw new Error(
+      `declaration files not named after an entry or a source module: ${unreadable.join(', ')}` +
+        (hashed.length ? ` (hash-like: ${hashed.join(', ')})` : ''),
+    );
+  }
+  if (!declarations.includes('dist/types/esm/model/model-types.d.ts')) throw new Error('no model-types.d.ts shipped');
+  pass(`${declarations.length} declaration files: the entries, and one per source module under dist/types/{esm,cjs}`);
+
   step('the metadata and README work from the registry page');
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   for (const [field, value] of [
@@ -135,6 +158,29 @@ try {
   });
   for (const [label, binary] of nodes) {
     for (const file of noMsw) pass(`${label}: ${run(binary, [file], scratch).trim().replace(/^ok: /, '')}`);
+  }
+
+  step('editor hovers and go-to-definition in the installed package (TypeScript language service)');
+  const source =
+    "import type { EwayBillModel } from 'invoicing-service-sdk';\n" +
+    'export const date = (model: EwayBillModel): string => model.transporter_doc_date;\n';
+  for (const view of editorView(scratch, source, ['EwayBillModel', 'transporter_doc_date'])) {
+    if (view.errors.length) throw new Error(`${view.format}: the consumer file does not type-check: ${view.errors}`);
+    const [model, date] = view.words;
+    const expected = [
+      [model, `node_modules/invoicing-service-sdk/dist/types/${view.format}/model/schemas.d.ts`, 'create e-way bill'],
+      [date, `node_modules/invoicing-service-sdk/dist/types/${view.format}/model/model-types.d.ts`, 'DD-MM-YYYY'],
+    ];
+    for (const [word, file, hover] of expected) {
+      if (word.definitions.join() !== file)
+        throw new Error(`${view.format}: ${word.word} is defined in ${word.definitions}`);
+      if (!word.documentation.includes(hover)) {
+        throw new Error(`${view.format}: the hover of ${word.word} lacks '${hover}': ${word.documentation}`);
+      }
+    }
+    pass(
+      `${view.format}: go-to-definition of EwayBillModel and transporter_doc_date lands in ${model.definitions[0].replace(/^.*dist\//, 'dist/')} and ${date.definitions[0].replace(/^.*dist\//, 'dist/')}; the hover says DD-MM-YYYY`,
+    );
   }
 
   step('add msw 3 and msw 2 (as msw2) to the consumer');

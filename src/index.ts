@@ -1,3 +1,10 @@
+/**
+ * The client (`ServiceClient`), its errors, and the e-way bill model's lists, schemas and types.
+ * The names of the subpaths are re-exported here for one minor version; import them from their subpath.
+ *
+ * @module invoicing-service-sdk
+ */
+
 // The public surface of invoicing-service-sdk. Every exported name is listed here.
 
 export type {
@@ -30,6 +37,7 @@ export { isAlreadyGenerated, PortalError, parsePortalCode } from './errors/porta
 export { RateLimiterUnavailableError } from './errors/rate-limiter-unavailable.js';
 export type { ServiceErrorOptions } from './errors/service-error.js';
 export { isServiceError, ServiceError } from './errors/service-error.js';
+export type { TransportErrorInit } from './errors/transport-errors.js';
 export { ConnectionError, mayHaveSucceeded, TimeoutError } from './errors/transport-errors.js';
 export type { ValidationIssue } from './errors/validation-error.js';
 export { ValidationError } from './errors/validation-error.js';
@@ -93,13 +101,14 @@ export {
   TRANSPORT_MODES,
   VEHICLE_TYPES,
 } from './model/enums.js';
+export type { EwayBillModelFields, OtherTransaction, ShipToTransaction } from './model/model-types.js';
 export type { EwayBillAddress, EwayBillModel } from './model/schemas.js';
 export { EwayBillAddressSchema, EwayBillModelSchema } from './model/schemas.js';
 export type { State } from './model/states.js';
 export { STATES } from './model/states.js';
 export { createProcessRateLimiter, type ProcessRateLimiter } from './throttle/process-rate-limiter.js';
 export type { ProcessRateLimiterOptions } from './throttle/process-rate-limiter-options.js';
-export type { RateLimiter, ReleaseSlot } from './throttle/rate-limiter.js';
+export type { RateLimiter, ReleaseSlot, SlotOutcome } from './throttle/rate-limiter.js';
 
 export type {
   CryptoChoice,

@@ -1,3 +1,10 @@
+/**
+ * GST knowledge without the client: GSTIN, transporter id and vehicle number checks, state codes, the
+ * portal's error catalogue, and the preflight of the portal's rules.
+ *
+ * @module invoicing-service-sdk/gst
+ */
+
 // The GST domain knowledge of the SDK: GSTIN and transporter id checks, state codes, the portal's error catalogue,
 // and the preflight of the portal's well-known rules.
 

@@ -65,9 +65,21 @@ export type EwayBillModelFields = {
    * @example '21-11-2026'
    */
   transporter_doc_date: string;
-  /** Where the goods are dispatched from. The portal checks its PIN code against its state (portal 437). */
+  /**
+   * Where the goods are dispatched from: an {@link EwayBillAddress}, all seven fields. The portal checks its PIN code
+   * against its state (portal 437).
+   * @example
+   * { addr_id: 1, address_line1: '12 MG Road', address_line2: 'Camp', city: 'Pune', state: 'MAHARASHTRA',
+   *   country: 'India', pincode: '411001' }
+   */
   dispatch_from: EwayBillAddress;
-  /** Where the goods are delivered to. The portal checks its PIN code against its state (portal 436, 858). */
+  /**
+   * Where the goods are delivered to: an {@link EwayBillAddress}, all seven fields. The portal checks its PIN code
+   * against its state (portal 436, 858).
+   * @example
+   * { addr_id: 2, address_line1: '45 Residency Road', address_line2: '', city: 'Bengaluru', state: 'KARNATAKA',
+   *   country: 'India', pincode: '560025' }
+   */
   dispatch_to: EwayBillAddress;
   /**
    * How the goods move. `'Road'` needs a `vehicle_number` or a `transporter_id` (portal 619); the others need a
@@ -109,7 +121,11 @@ export type EwayBillModelFields = {
 
 /** `transaction_type` and `ship_to_gstin` when the spec requires `ship_to_gstin` (spec, rule 4). */
 export type ShipToTransaction = {
-  /** `'Bill To - Ship To'` or `'Combination of 2 and 3'`: the goods go to a consignee other than the buyer. */
+  /**
+   * `'Bill To - Ship To'` or `'Combination of 2 and 3'`: the goods go to a consignee other than the buyer, so
+   * `ship_to_gstin` is required (spec, rule 4).
+   * @example 'Bill To - Ship To'
+   */
   transaction_type: ShipToTransactionType;
   /**
    * The consignee's GSTIN, or `'URP'` for an unregistered consignee: `'URP'` or 15 upper-case letters and digits
@@ -130,7 +146,8 @@ export type OtherTransaction = {
   transaction_type?: Exclude<TransactionType, ShipToTransactionType> | undefined;
   /**
    * `'URP'` or 15 upper-case letters and digits (spec). The portal refuses it with `'Regular'` (portal 616) and
-   * `'Bill From - Dispatch From'` (portal 864): preflight rule `ship-to-transaction-type`.
+   * `'Bill From - Dispatch From'` (portal 864): preflight rule `ship-to-transaction-type`. Leave it out with these
+   * transaction types; no example, since any value is refused.
    */
   ship_to_gstin?: string | undefined;
 };

@@ -1,3 +1,10 @@
+/**
+ * One API key's rate limit and the webhook de-duplication across processes, on the partner's own Redis
+ * client (ioredis or node-redis, optional peer dependencies).
+ *
+ * @module invoicing-service-sdk/redis
+ */
+
 // invoicing-service-sdk/redis: one API key's rate limit, and the webhook de-duplication, across processes.
 // Every public name of the subpath is listed here. The Redis client is the partner's own (optional peer dependency).
 export { RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';

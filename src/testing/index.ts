@@ -1,3 +1,10 @@
+/**
+ * The testing kit: an emulator of the service as a mock server or msw handlers, fixtures, and webhook
+ * events signed as the service signs them. msw is an optional peer dependency.
+ *
+ * @module invoicing-service-sdk/testing
+ */
+
 // The testing kit: `invoicing-service-sdk/testing`. msw is an optional peer dependency: only `service.handlers` needs it
 // (see msw-loader.ts); the mock server, the fixtures and signWebhook work without it. The main entry never loads msw.
 

@@ -1,3 +1,10 @@
+/**
+ * Receiving webhooks: verification, typed events, handlers for Fetch, Node and Fastify, de-duplication,
+ * URL checks and signing. Edge-safe: no client code and no Node built-in.
+ *
+ * @module invoicing-service-sdk/webhooks
+ */
+
 // The webhook receiving side: verification, events, handlers, de-duplication, URL checks, signing.
 // Nothing here imports a node: module, so the main entry stays loadable in edge runtimes.
 
@@ -23,11 +30,13 @@ export { UNKNOWN_EVENT_TYPE, UNMAPPED_PARTNER_PRODUCT_ID, WEBHOOK_EVENT_TYPES } 
 export type { FetchWebhookHandler } from './fetch-handler.js';
 export { createWebhookHandler } from './fetch-handler.js';
 export type { WebhookErrorInfo, WebhookHandlerOptions } from './handler-options.js';
+export type { AddressKind } from './ip-address.js';
 export type { MemoryDedupeStore, MemoryDedupeStoreOptions } from './memory-dedupe-store.js';
 export { createMemoryDedupeStore } from './memory-dedupe-store.js';
 export type {
   FastifyReplyLike,
   FastifyRequestLike,
+  NodeHeaders,
   NodeRequestLike,
   NodeResponseLike,
   NodeWebhookHandler,

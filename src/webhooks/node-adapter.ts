@@ -3,7 +3,8 @@ import { resolveHandlerOptions, type WebhookHandlerOptions } from './handler-opt
 import { isRawBody, normaliseRawBody, RAW_BODY_HELP } from './raw-body.js';
 import { announcesTooLarge, bodyTimedOut, readLimited, TIMED_OUT, TOO_LARGE } from './read-body.js';
 
-type NodeHeaders = Record<string, string | string[] | undefined>;
+/** Request headers as Node's `http` module gives them (names in lower case; repeated headers as arrays). */
+export type NodeHeaders = Record<string, string | string[] | undefined>;
 
 /**
  * The part of a Node `http.IncomingMessage` (or an Express request) the adapter uses. `body` and `rawBody`
