@@ -104,7 +104,9 @@ export function checkFields(fields: Readonly<Record<string, FieldKind>>, data: u
   for (let i = 0; i < names.length; i++) {
     const name = names[i] as string;
     const problem = mismatch(kinds[i] as FieldKind, Object.hasOwn(record, name) ? record[name] : undefined);
-    if (problem !== undefined) (issues ??= []).push(validationIssue(['data', name], problem));
+    if (problem === undefined) continue;
+    issues ??= [];
+    issues.push(validationIssue(['data', name], problem));
   }
   return issues ?? NO_ISSUES;
 }
