@@ -1,12 +1,19 @@
+/** A node:crypto secret `KeyObject`, opaque here. */
+export interface NodeSecretKey {
+  readonly type: 'secret';
+}
+
 /** The part of `node:crypto` the webhook code uses, typed structurally so no Node types leak into the API. */
 export interface NodeCryptoLike {
   createHmac(
     algorithm: 'sha256',
-    key: string | Uint8Array,
+    key: string | Uint8Array | NodeSecretKey,
   ): {
     update(data: string | Uint8Array): { digest(): Uint8Array; digest(encoding: 'hex'): string };
   };
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
+  /** Absent in a runtime whose node:crypto lacks it; the secret string is then passed as it is. */
+  createSecretKey?: ((key: string, encoding: 'utf8') => NodeSecretKey) | undefined;
 }
 
 /** Which HMAC implementation verifies: `node` (node:crypto) or `webcrypto` (`crypto.subtle`). */

@@ -69,31 +69,44 @@ function mismatch(kind: FieldKind, value: unknown): string | undefined {
   }
 }
 
-const entries = new WeakMap<object, readonly (readonly [string, FieldKind])[]>();
-
-/** The table's entries, listed once per table (the check runs on every event). */
-function entriesOf(fields: Readonly<Record<string, FieldKind>>): readonly (readonly [string, FieldKind])[] {
-  let list = entries.get(fields);
-  if (list === undefined) {
-    list = Object.entries(fields);
-    entries.set(fields, list);
-  }
-  return list;
+/** A table split into parallel lists of names and kinds, made once per table (the check runs on every event). */
+interface CompiledFields {
+  readonly names: readonly string[];
+  readonly kinds: readonly FieldKind[];
 }
+
+const compiled = new WeakMap<object, CompiledFields>();
+
+function compile(fields: Readonly<Record<string, FieldKind>>): CompiledFields {
+  let table = compiled.get(fields);
+  if (table === undefined) {
+    table = { names: Object.keys(fields), kinds: Object.values(fields) };
+    compiled.set(fields, table);
+  }
+  return table;
+}
+
+/** A shared, frozen "no issues" answer, so a matching event costs no allocation. */
+const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
 
 /**
  * Every way `data` differs from the table `fields`, each with its path under `data`. Extra fields are not issues:
- * the service may add fields, and receivers keep them.
+ * the service may add fields, and receivers keep them. A matching `data` gets a shared frozen empty list; copy it
+ * before adding to it.
  */
-export function checkFields(fields: Readonly<Record<string, FieldKind>>, data: unknown): ValidationIssue[] {
+export function checkFields(fields: Readonly<Record<string, FieldKind>>, data: unknown): readonly ValidationIssue[] {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return [validationIssue(['data'], `expected an object, got ${describeType(data)}`)];
   }
-  const issues: ValidationIssue[] = [];
+  const { names, kinds } = compile(fields);
   const record = data as Record<string, unknown>;
-  for (const [name, kind] of entriesOf(fields)) {
-    const problem = mismatch(kind, Object.hasOwn(record, name) ? record[name] : undefined);
-    if (problem !== undefined) issues.push(validationIssue(['data', name], problem));
+  let issues: ValidationIssue[] | undefined;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    const problem = mismatch(kinds[i] as FieldKind, Object.hasOwn(record, name) ? record[name] : undefined);
+    if (problem === undefined) continue;
+    issues ??= [];
+    issues.push(validationIssue(['data', name], problem));
   }
-  return issues;
+  return issues ?? NO_ISSUES;
 }

@@ -3,8 +3,6 @@ import { WebhookPayloadError } from './errors.js';
 import { checkFields, DOCUMENT_EVENT_FIELDS, INVENTORY_EVENT_FIELDS } from './event-fields.js';
 import { UNKNOWN_EVENT_TYPE, type WebhookEvent } from './events.js';
 
-const FIELDS_OF_TYPE = { document: DOCUMENT_EVENT_FIELDS, inventory: INVENTORY_EVENT_FIELDS } as const;
-
 const MAX_EVENT_ID_LENGTH = 256;
 
 function fail(message: string, cause?: unknown): never {
@@ -54,35 +52,36 @@ function envelopeIssue(value: unknown, name: 'event_id' | 'event_type'): string 
  * @throws {WebhookPayloadError} When the body is not UTF-8 JSON, not an object, or has no usable `event_id` or
  *   `event_type`; with `strictPayload`, also when a known event's `data` does not match the spec.
  */
-export function parseWebhookEvent(body: string | Uint8Array, options: ParseWebhookEventOptions = {}): WebhookEvent {
+export function parseWebhookEvent(body: string | Uint8Array, options?: ParseWebhookEventOptions): WebhookEvent {
   const json = parseJson(body);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     fail('Expected a JSON object (the event envelope with event_id, event_type and data)');
   }
-  const { event_id, event_type, data } = json as Record<string, unknown>;
-  const idProblem = envelopeIssue(event_id, 'event_id');
-  const typeProblem = envelopeIssue(event_type, 'event_type');
+  // The event is the parsed envelope itself (fresh, owned by nobody else), so fields the service adds later are kept
+  // without a copy; the SDK's own fields are set on it.
+  const event = json as Record<string, unknown>;
+  const type = event.event_type;
+  const idProblem = envelopeIssue(event.event_id, 'event_id');
+  const typeProblem = envelopeIssue(type, 'event_type');
   if (idProblem !== undefined || typeProblem !== undefined) {
     const issues = [];
     if (idProblem !== undefined) issues.push(validationIssue(['event_id'], idProblem));
     if (typeProblem !== undefined) issues.push(validationIssue(['event_type'], typeProblem));
     throw new WebhookPayloadError(issues);
   }
-  const type = event_type as string;
-  // The event is the parsed envelope itself (fresh, owned by nobody else), so fields the service adds later are kept
-  // without a copy; the SDK's own fields are set on it.
-  const event = json as Record<string, unknown>;
-  const fields = Object.hasOwn(FIELDS_OF_TYPE, type) ? FIELDS_OF_TYPE[type as keyof typeof FIELDS_OF_TYPE] : undefined;
-  const issues = fields === undefined ? [] : checkFields(fields, data);
-  if (fields !== undefined && issues.length === 0) {
+  const fields =
+    type === 'inventory' ? INVENTORY_EVENT_FIELDS : type === 'document' ? DOCUMENT_EVENT_FIELDS : undefined;
+  const issues = fields === undefined ? undefined : checkFields(fields, event.data);
+  if (issues !== undefined && issues.length === 0) {
     event.known = true;
     return event as unknown as WebhookEvent;
   }
-  if (fields !== undefined && options.strictPayload === true) throw new WebhookPayloadError(issues);
+  if (issues !== undefined && options?.strictPayload === true) throw new WebhookPayloadError(issues);
+  const data = event.data;
   event.known = false;
   event.event_type = UNKNOWN_EVENT_TYPE;
   event.received_event_type = type;
   event.data = data;
-  event.issues = issues;
+  event.issues = issues === undefined ? [] : issues;
   return event as unknown as WebhookEvent;
 }

@@ -47,7 +47,7 @@ export function verifyWebhook(
   rawBody: RawBody,
   signature: string | null | undefined,
   secret: WebhookSecret,
-  options: VerifyWebhookOptions = {},
+  options?: VerifyWebhookOptions,
 ): Promise<WebhookEvent> {
   // Not an async function: on the node path the whole check is synchronous, and one settled promise is all it costs.
   try {
@@ -78,7 +78,7 @@ export function verifyWebhookSignature(
   rawBody: RawBody,
   signature: string | null | undefined,
   secret: WebhookSecret,
-  options: VerifyWebhookOptions = {},
+  options?: VerifyWebhookOptions,
 ): Promise<void> {
   try {
     return check(normaliseRawBody(rawBody), signature, secret, options) ?? Promise.resolve();
@@ -92,9 +92,9 @@ function check(
   body: string | Uint8Array,
   signature: string | null | undefined,
   secret: WebhookSecret,
-  options: VerifyWebhookOptions,
+  options: VerifyWebhookOptions | undefined,
 ): Promise<void> | undefined {
   // One secret, the common case, needs no list (toSecretList checks the rest, with messages that name the fault).
   const secrets = typeof secret === 'string' && secret !== '' ? secret : toSecretList(secret);
-  return checkSignature(body, signature, secrets, resolveCryptoPath(options.crypto));
+  return checkSignature(body, signature, secrets, resolveCryptoPath(options?.crypto));
 }

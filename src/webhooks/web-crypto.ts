@@ -1,3 +1,5 @@
+import { SecretKeyCache } from './secret-keys.js';
+
 const encoder = new TextEncoder();
 
 /** UTF-8 bytes of a string, or the bytes themselves. */
@@ -27,27 +29,20 @@ export function importHmacKey(secret: string | Uint8Array): Promise<CryptoKey> {
   return subtle().importKey('raw', toBytes(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
 }
 
-// A receiver has one secret, or two while it is rotated; a few more are kept in case several handlers share a process.
-const MAX_CACHED_KEYS = 8;
-const cachedKeys = new Map<string, Promise<CryptoKey>>();
+// Importing costs about as much as signing a small body, and it is paid on a miss anyway, so every secret is admitted.
+const cachedKeys = new SecretKeyCache<Promise<CryptoKey>>(8, false);
 
 /**
  * The imported key of `secret`, reused while the same secret comes again, because importing costs about as much
- * as signing a small body. At most {@link MAX_CACHED_KEYS} keys are kept; the oldest goes first.
+ * as signing a small body. At most 8 keys are kept; the oldest goes first.
  */
 export function hmacKeyFor(secret: string): Promise<CryptoKey> {
   const cached = cachedKeys.get(secret);
   if (cached !== undefined) return cached;
   const key = importHmacKey(secret);
-  if (cachedKeys.size >= MAX_CACHED_KEYS) {
-    const oldest = cachedKeys.keys().next();
-    if (oldest.done !== true) cachedKeys.delete(oldest.value);
-  }
   cachedKeys.set(secret, key);
   // A failed import must not stay cached.
-  key.catch(() => {
-    if (cachedKeys.get(secret) === key) cachedKeys.delete(secret);
-  });
+  key.catch(() => cachedKeys.delete(secret, key));
   return key;
 }
 
