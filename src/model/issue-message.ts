@@ -24,25 +24,26 @@ function allowedValues(values: readonly unknown[]): string {
   return values.length === 1 ? describe(values[0]) : `one of ${values.map(describe).join(', ')}`;
 }
 
+/** `1 character`, `2 items`. */
+const count = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' : 's'}`;
+
+const LIMIT_WORDS: Readonly<Record<string, string>> = {
+  'too_small/true': 'at least',
+  'too_small/false': 'more than',
+  'too_big/true': 'at most',
+  'too_big/false': 'less than',
+};
+
 /** A limit in words: "at least 1 character", "at most 999999", "exactly 15 characters". */
 function limit(issue: core.$ZodIssueTooSmall | core.$ZodIssueTooBig): string {
-  const small = issue.code === 'too_small';
-  const value = small ? issue.minimum : issue.maximum;
-  const words = issue.exact
-    ? 'exactly'
-    : issue.inclusive
-      ? small
-        ? 'at least'
-        : 'at most'
-      : small
-        ? 'more than'
-        : 'less than';
+  const value = issue.code === 'too_small' ? issue.minimum : issue.maximum;
+  const words = issue.exact ? 'exactly' : LIMIT_WORDS[`${issue.code}/${issue.inclusive === true}`];
   const unit =
     issue.origin === 'string' ? 'character' : issue.origin === 'array' || issue.origin === 'set' ? 'item' : '';
-  return unit === '' ? `${words} ${value}` : `${words} ${value} ${unit}${value === 1 ? '' : 's'}`;
+  return unit === '' ? `${words} ${value}` : `${words} ${count(Number(value), unit)}`;
 }
 
-/** What was expected, in words ("a string", "one of 'Road', 'Rail'"), or `undefined` for a rule's own message. */
+/** What was expected, in words ("string", "one of 'Road', 'Rail'"), or `undefined` for a rule's own message. */
 function expectedOf(issue: core.$ZodIssue): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
@@ -73,9 +74,9 @@ function expectedOf(issue: core.$ZodIssue): string | undefined {
 function got(input: unknown): string {
   const length =
     typeof input === 'string'
-      ? ` (${input.length} characters)`
+      ? ` (${count(input.length, 'character')})`
       : Array.isArray(input)
-        ? ` (${input.length} items)`
+        ? ` (${count(input.length, 'item')})`
         : '';
   return `got ${describeValue(input)}${length}`;
 }
@@ -110,5 +111,7 @@ export function messageOf(issue: core.$ZodIssue): string {
  * The raw issue zod passes here always carries the input, so the message can say what was got.
  */
 export const SDK_MESSAGES = {
-  error: (issue: core.$ZodRawIssue): string => messageOf(issue as core.$ZodIssue),
+  // A rule without a message of its own is left to zod (the user's error map or locale).
+  error: (issue: core.$ZodRawIssue): string | undefined =>
+    issue.code === 'custom' && issue.message === undefined ? undefined : messageOf(issue as core.$ZodIssue),
 } as const;
