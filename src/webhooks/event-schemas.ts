@@ -43,7 +43,8 @@ export const WebhookEnvelopeSchema = /* @__PURE__ */ (() =>
     {
       event_id: z.string(SDK_MESSAGES).check(z.minLength(1), z.maxLength(256)),
       event_type: z.string(SDK_MESSAGES).check(z.minLength(1)),
-      data: z.unknown(),
+      // Any value, but present: z.unknown() would let zod report a missing `data` with no message of the SDK's.
+      data: z.custom<unknown>((value) => value !== undefined, { error: 'Required (any value)' }),
     },
     SDK_MESSAGES,
   ))();

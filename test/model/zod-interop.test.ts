@@ -99,6 +99,20 @@ describe("the SDK's schemas used directly", () => {
     ]);
   });
 
+  it('give the event schemas the same kind of messages', () => {
+    const envelope = WebhookEnvelopeSchema.safeParse({ event_id: '', event_type: 3 });
+    expect(envelope.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)).toEqual([
+      "event_id: Expected at least 1 character; got '' (0 characters)",
+      'event_type: Expected string; got 3',
+      'data: Required (any value)',
+    ]);
+    expect(WebhookEnvelopeSchema.safeParse({ event_id: 'e', event_type: 'x', data: null }).success).toBe(true);
+    const data = DocumentEventDataSchema.safeParse({ ...buildDocumentEvent().data, hash_id: 7 });
+    expect(data.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)).toEqual([
+      'hash_id: Expected string; got 7',
+    ]);
+  });
+
   it('give the client’s ValidationError the same messages, and never the API key', async () => {
     const apiKey = freshKey('secret');
     const { fetch, calls } = recordingFetch();
