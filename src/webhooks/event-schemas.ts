@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { SDK_MESSAGES } from '../model/issue-message.js';
 import { DOCUMENT_EVENT_FIELDS, type FieldKind, INVENTORY_EVENT_FIELDS } from './event-fields.js';
 import type { DocumentEventData, InventoryEventData } from './events.js';
 
@@ -6,18 +7,18 @@ import type { DocumentEventData, InventoryEventData } from './events.js';
 // not use them (they check with the tables of event-fields.ts), so each is built in a pure call: a bundle that does
 // not use a schema drops it, and zod with it.
 
-function fieldSchema(kind: FieldKind): z.ZodType {
-  if (kind === 'string') return z.string();
-  if (kind === 'int') return z.int();
-  if (kind === 'number') return z.number();
-  if (kind === 'int_or_string') return z.union([z.int(), z.string()]);
-  return z.enum(kind as readonly [string, ...string[]]);
+function fieldSchema(kind: FieldKind): z.ZodMiniType {
+  if (kind === 'string') return z.string(SDK_MESSAGES);
+  if (kind === 'int') return z.int(SDK_MESSAGES);
+  if (kind === 'number') return z.number(SDK_MESSAGES);
+  if (kind === 'int_or_string') return z.union([z.int(SDK_MESSAGES), z.string(SDK_MESSAGES)], SDK_MESSAGES);
+  return z.enum(kind as readonly [string, ...string[]], SDK_MESSAGES);
 }
 
 /** A loose object schema for a field table: extra fields are kept, as the handlers keep them. */
-function tableSchema<T>(fields: Readonly<Record<string, FieldKind>>): z.ZodType<T & Record<string, unknown>> {
+function tableSchema<T>(fields: Readonly<Record<string, FieldKind>>): z.ZodMiniType<T & Record<string, unknown>> {
   const shape = Object.fromEntries(Object.entries(fields).map(([name, kind]) => [name, fieldSchema(kind)]));
-  return z.looseObject(shape) as unknown as z.ZodType<T & Record<string, unknown>>;
+  return z.looseObject(shape, SDK_MESSAGES) as unknown as z.ZodMiniType<T & Record<string, unknown>>;
 }
 
 /**
@@ -38,4 +39,12 @@ export const InventoryEventDataSchema = /* @__PURE__ */ (() =>
  * 256 characters is accepted, so a change of id format never makes a receiver refuse events.
  */
 export const WebhookEnvelopeSchema = /* @__PURE__ */ (() =>
-  z.looseObject({ event_id: z.string().min(1).max(256), event_type: z.string().min(1), data: z.unknown() }))();
+  z.looseObject(
+    {
+      event_id: z.string(SDK_MESSAGES).check(z.minLength(1), z.maxLength(256)),
+      event_type: z.string(SDK_MESSAGES).check(z.minLength(1)),
+      // Any value, but present: z.unknown() would let zod report a missing `data` with no message of the SDK's.
+      data: z.custom<unknown>((value) => value !== undefined, { error: 'Required (any value)' }),
+    },
+    SDK_MESSAGES,
+  ))();

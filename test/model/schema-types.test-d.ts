@@ -1,6 +1,6 @@
 import type { EwayBillAddress, EwayBillModel } from 'invoicing-service-sdk';
 import { describe, expectTypeOf, it } from 'vitest';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { EwayBillModelFields, OtherTransaction, ShipToTransaction } from '../../src/model/model-types.js';
 import type { EwayBillAddressSchema, EwayBillModelObjectSchema } from '../../src/model/schemas.js';
 
