@@ -34,8 +34,11 @@ const cjsMswLoader: NonNullable<Options['esbuildPlugins']>[number] = {
 };
 
 export default defineConfig([
-  // ESM: dependencies stay external and are resolved by the consumer.
-  { ...shared, format: 'esm', dts: false },
+  // ESM: ky and p-throttle stay external and are resolved by the consumer. zod is bundled, tree-shaken to the parts
+  // of zod/mini the schemas use: Node cannot tree-shake, and importing zod/mini from the package loads all of zod's
+  // core and its 40-odd locales, most of the SDK's import time. Its schemas still work inside a user's own zod (zod 4
+  // reads schemas through their `_zod` internals, not instanceof); the package test checks that against the tarball.
+  { ...shared, format: 'esm', dts: false, noExternal: ['zod'] },
   // CJS: ky and p-throttle are ESM-only, so they are bundled into the CJS build
   // (leaving ky external breaks with `import_ky.default.create is not a function`).
   { ...shared, format: 'cjs', dts: false, noExternal: ['ky', 'p-throttle'], esbuildPlugins: [cjsMswLoader] },

@@ -155,6 +155,27 @@ assert(
 // The root keeps re-exporting the GST names (through 0.x), with the same behaviour.
 assert(sdk.checkGstin('27AAPFU0939F1ZV').valid === true, 'the root still exports checkGstin');
 
+// The SDK's schemas inside the consumer's own zod (the ESM build carries its own tree-shaken copy of zod's core).
+const z = format === 'import' ? await import('zod') : require('zod');
+const outer = z.object({ invoice: z.string(), model: sdk.EwayBillModelSchema });
+const goodModel = testing.buildEwayBillModel();
+assert(
+  outer.safeParse({ invoice: 'INV-1', model: goodModel }).success === true,
+  "the SDK's schema parses in the user's zod",
+);
+const badOuter = outer.safeParse({ invoice: 'INV-1', model: { ...goodModel, supply_type: 'Sideways' } });
+assert(
+  badOuter.success === false && badOuter.error.issues.map((i) => i.path.join('.')).join() === 'model.supply_type',
+  `the SDK's schema reports its field inside the user's zod: ${JSON.stringify(badOuter.error?.issues)}`,
+);
+assert(
+  z
+    .array(sdk.EwayBillAddressSchema)
+    .safeParse([goodModel.dispatch_from, { ...goodModel.dispatch_to, addr_id: -1 }])
+    .error?.issues[0]?.path.join('.') === '1.addr_id',
+  "the SDK's address schema works in the user's z.array",
+);
+
 console.log(
-  `ok: ${format} works (ServiceClient, errors, validation, no key in output, instanceof across the ESM and CJS builds, the testing, webhooks and gst subpaths)`,
+  `ok: ${format} works (ServiceClient, errors, validation, no key in output, instanceof across the ESM and CJS builds, the testing, webhooks and gst subpaths, the schemas inside the user's zod)`,
 );

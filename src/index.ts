@@ -82,30 +82,35 @@ export {
   stateFromGstin,
   UNREGISTERED_PERSON,
 } from './gst/index.js';
-export type { Country } from './model/countries.js';
-export { COUNTRIES } from './model/countries.js';
-export { formatServiceDate, isServiceDate } from './model/date.js';
 export type {
+  Country,
+  EwayBillAddress,
+  EwayBillModel,
+  EwayBillModelFields,
+  OtherTransaction,
+  ShipToTransaction,
   ShipToTransactionType,
+  State,
   SubSupplyType,
   SupplyType,
   TransactionType,
   TransportMode,
   VehicleType,
-} from './model/enums.js';
+} from './model/index.js';
 export {
+  COUNTRIES,
+  EwayBillAddressSchema,
+  EwayBillModelSchema,
+  formatServiceDate,
+  isServiceDate,
+  STATES,
   SUB_SUPPLY_TYPES,
   SUPPLY_TYPES,
   TRANSACTION_TYPES,
   TRANSACTION_TYPES_REQUIRING_SHIP_TO_GSTIN,
   TRANSPORT_MODES,
   VEHICLE_TYPES,
-} from './model/enums.js';
-export type { EwayBillModelFields, OtherTransaction, ShipToTransaction } from './model/model-types.js';
-export type { EwayBillAddress, EwayBillModel } from './model/schemas.js';
-export { EwayBillAddressSchema, EwayBillModelSchema } from './model/schemas.js';
-export type { State } from './model/states.js';
-export { STATES } from './model/states.js';
+} from './model/index.js';
 export { createProcessRateLimiter, type ProcessRateLimiter } from './throttle/process-rate-limiter.js';
 export type { ProcessRateLimiterOptions } from './throttle/process-rate-limiter-options.js';
 export type { RateLimiter, ReleaseSlot, SlotOutcome } from './throttle/rate-limiter.js';

@@ -6,7 +6,6 @@ import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
 import { type Redactor, redactor } from '../internal/redact.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
-import { toValidationError } from '../model/validate.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
 import { type RateLimiter, rateLimitKeyId } from '../throttle/rate-limiter.js';
 import {
@@ -151,7 +150,7 @@ export class ServiceClient {
       ]);
     }
     if (idProblem || !parsed.success) {
-      const issues = parsed.success ? [] : toValidationError('e-way bill model', parsed.error).issues;
+      const issues = parsed.success ? [] : ValidationError.fromZodError(parsed.error, 'e-way bill model').issues;
       const all = idProblem ? [validationIssue(['docHashId'], `docHashId ${idProblem}`), ...issues] : issues;
       const subject = !idProblem ? 'e-way bill model' : parsed.success ? 'docHashId' : 'e-way bill request';
       throw new ValidationError(subject, all);

@@ -1,3 +1,5 @@
+import type { core } from 'zod/mini';
+import { messageOf } from '../internal/issue-message.js';
 import { ServiceError } from './service-error.js';
 
 /** One problem found in the input, with the path of the field it is about. */
@@ -28,6 +30,28 @@ export class ValidationError extends ServiceError {
     const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
     super(`Invalid ${subject}: ${count}\n${listed.join('\n')}`);
     this.issues = issues;
+  }
+
+  /**
+   * The ValidationError of a failed `safeParse` of one of the SDK's schemas (or any zod 4 schema), with the messages
+   * and field paths the client itself reports. Parse with `{ reportInput: true }`, as the client does, for messages
+   * that also say what was got.
+   * @param error The `error` of a failed `safeParse`.
+   * @param subject What was checked, for the message: `Invalid ${subject}: 2 problems`.
+   * @example
+   * const result = EwayBillModelSchema.safeParse(fromErp, { reportInput: true });
+   * if (!result.success) throw ValidationError.fromZodError(result.error, 'e-way bill model');
+   */
+  static fromZodError(error: core.$ZodError, subject = 'input'): ValidationError {
+    return new ValidationError(
+      subject,
+      error.issues.map((issue) =>
+        validationIssue(
+          issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment)),
+          messageOf(issue),
+        ),
+      ),
+    );
   }
 }
 

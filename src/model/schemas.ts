@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { SDK_MESSAGES } from '../internal/issue-message.js';
 import { COUNTRIES } from './countries.js';
 import { isServiceDate } from './date.js';
 import {
@@ -10,7 +11,6 @@ import {
   type TransactionType,
   VEHICLE_TYPES,
 } from './enums.js';
-import { SDK_MESSAGES } from './issue-message.js';
 import type { EwayBillModelFields, OtherTransaction, ShipToTransaction } from './model-types.js';
 import { shipToGstinSpecProblem } from './ship-to-gstin.js';
 import { STATES } from './states.js';

@@ -1,6 +1,10 @@
-import { formatServiceDate } from '../model/date.js';
-import { TRANSACTION_TYPES_REQUIRING_SHIP_TO_GSTIN, type TransactionType } from '../model/enums.js';
-import type { EwayBillAddress, EwayBillModel } from '../model/schemas.js';
+import {
+  type EwayBillAddress,
+  type EwayBillModel,
+  formatServiceDate,
+  TRANSACTION_TYPES_REQUIRING_SHIP_TO_GSTIN,
+  type TransactionType,
+} from '../model/index.js';
 
 /** Overrides of {@link buildEwayBillModel}: any field; the two addresses may be overridden field by field. */
 export type EwayBillModelOverrides = Omit<

@@ -1,6 +1,6 @@
+import { ValidationError } from '../errors/validation-error.js';
 import { NIC_SANDBOX_GSTINS, type PreflightFinding, preflightEwayBill } from '../gst/index.js';
-import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
-import { toValidationError } from '../model/validate.js';
+import { type EwayBillModel, EwayBillModelSchema } from '../model/index.js';
 
 /** The result of checking a create-e-way-bill request's body: the model, or field-level errors. */
 export type BodyCheck =
@@ -58,7 +58,7 @@ export function checkEwayBillBody(contentType: string | null, text: string): Bod
   const parsed = EwayBillModelSchema.safeParse(json, { reportInput: true });
   if (parsed.success) return { ok: true, model: parsed.data };
   const errors: Record<string, string[]> = {};
-  for (const issue of toValidationError('e-way bill model', parsed.error).issues) {
+  for (const issue of ValidationError.fromZodError(parsed.error, 'e-way bill model').issues) {
     errors[issue.field] ??= [];
     errors[issue.field]?.push(issue.message);
   }

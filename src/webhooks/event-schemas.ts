@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { SDK_MESSAGES } from '../model/issue-message.js';
+import { SDK_MESSAGES } from '../internal/issue-message.js';
 import { DOCUMENT_EVENT_FIELDS, type FieldKind, INVENTORY_EVENT_FIELDS } from './event-fields.js';
 import type { DocumentEventData, InventoryEventData } from './events.js';
 

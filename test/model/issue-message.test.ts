@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { messageOf, SDK_MESSAGES } from '../../src/model/issue-message.js';
+import { ValidationError } from '../../src/errors/validation-error.js';
+import { messageOf, SDK_MESSAGES } from '../../src/internal/issue-message.js';
 import { EwayBillAddressSchema } from '../../src/model/schemas.js';
-import { toValidationError } from '../../src/model/validate.js';
 
-// zod/mini loads no locale: every message of the SDK's schemas is written by src/model/issue-message.ts, per issue code.
+// zod/mini loads no locale: every message of the SDK's schemas is written by src/internal/issue-message.ts, per issue code.
 
 /** The messages of a schema's issues for a value, parsed as the client parses (the input reported). */
 function messages(schema: z.ZodMiniType, value: unknown): string[] {
@@ -86,7 +86,7 @@ describe('issue messages without any zod locale', () => {
 
   it('turns the issues into a ValidationError with dotted paths', () => {
     const parsed = EwayBillAddressSchema.safeParse({ ...validAddress(), pincode: 411001 }, { reportInput: true });
-    const error = toValidationError('address', parsed.error as z.core.$ZodError);
+    const error = ValidationError.fromZodError(parsed.error as z.core.$ZodError, 'address');
     expect(error.issues).toEqual([
       expect.objectContaining({ field: 'pincode', message: 'Expected string; got 411001' }),
     ]);
@@ -104,3 +104,25 @@ function validAddress() {
     pincode: '411001',
   };
 }
+
+describe('ValidationError.fromZodError, public', () => {
+  it("gives a user's own safeParse the error, messages and paths the client throws", async () => {
+    const {
+      EwayBillModelSchema,
+      ServiceClient,
+      ValidationError: PublicValidationError,
+    } = await import('invoicing-service-sdk');
+    const { buildEwayBillModel } = await import('invoicing-service-sdk/testing');
+    const model = { ...buildEwayBillModel(), supply_type: 'Sideways', vehicle_no: 'MH12' };
+    // reportInput: true, as the client parses, so the messages also say what was got.
+    const parsed = EwayBillModelSchema.safeParse(model, { reportInput: true });
+    if (parsed.success) throw new Error('expected the model to fail');
+    const mine = PublicValidationError.fromZodError(parsed.error, 'e-way bill model');
+    const client = new ServiceClient({ apiKey: 'k_from_zod_error_test', baseUrl: 'http://127.0.0.1:9/api' });
+    const thrown = await client.createEwayBill('doc_1', model as never).catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(PublicValidationError);
+    expect(mine.message).toBe((thrown as Error).message);
+    expect(mine.issues.map((issue) => issue.field)).toEqual(['supply_type', '(root)']);
+    expect(PublicValidationError.fromZodError(parsed.error).message).toMatch(/^Invalid input: 2 problems/);
+  });
+});

@@ -1,5 +1,5 @@
 import type { core } from 'zod/mini';
-import { describeValue } from '../internal/describe.js';
+import { describeValue } from './describe.js';
 
 // The SDK writes the message of every zod issue itself. `zod/mini` loads no locale, so without this a message would
 // be zod's bare "Invalid input"; loading `z.locales.en()` would put every English message of zod in the bundle, and
