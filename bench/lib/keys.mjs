@@ -11,6 +11,11 @@ export async function run() {
   const env = { KEYS, CALLS: 3, IDLE_MS };
   const bare = startWorker('keys.mjs', { env: { ...env, MODE: 'pthrottle' } });
   const bareWork = await bare.next();
+  // The reference of what ky itself costs here: p-throttle per key with the POST through ky (no idle wait needed).
+  const viaKy = startWorker('keys.mjs', { env: { ...env, MODE: 'ky', IDLE_MS: 0 } });
+  const kyWork = await viaKy.next();
+  await viaKy.next();
+  await viaKy.done();
   const sdk = startWorker('keys.mjs', { env: { ...env, MODE: 'sdk' } });
   const sdkWork = await sdk.next();
   const [bareIdle, sdkIdle] = await Promise.all([bare.next(), sdk.next()]);
@@ -38,6 +43,12 @@ export async function run() {
       `p-throttle ${mib(bareWork.peakRss)}`,
       '≤ 1.5× p-throttle',
       rssRatio <= 1.5,
+    ),
+    row(
+      '  p-throttle per key with the POST through ky (reference: what ky itself costs here)',
+      `${(kyWork.wallMs / 1000).toFixed(2)} s = ${fixed(2)(kyWork.wallMs / bareWork.wallMs)}× p-throttle; ${mib(kyWork.peakRss)} = ${fixed(2)(kyWork.peakRss / bareWork.peakRss)}× p-throttle`,
+      `the SDK: ${fixed(2)(sdkWork.wallMs / kyWork.wallMs)}× its wall time, ${fixed(2)(sdkWork.peakRss / kyWork.peakRss)}× its RSS`,
+      undefined,
     ),
     row(
       '  heap after the calls, after GC, over the start',

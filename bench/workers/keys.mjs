@@ -1,5 +1,5 @@
 // KEYS keys × CALLS calls fired at once with a stub fetch, in a fresh process: MODE=sdk (a ServiceClient per key, the
-// default process-wide limiter) or MODE=pthrottle (bare p-throttle per key: a Map of
+// default process-wide limiter), MODE=ky (p-throttle per key, the POST through ky) or MODE=pthrottle (bare p-throttle per key: a Map of
 // pThrottle({ limit: 1, interval: 1000, strict: true }), the same stub fetch, the answer read as JSON).
 // Prints {phase:'work'} when every call has settled (wall, peak RSS, heap after GC), then waits IDLE_MS without
 // another call and prints {phase:'idle'} with the heap after GC. Nothing is kept referenced after the work.
@@ -21,15 +21,21 @@ async function sdkWork() {
   return Promise.allSettled(jobs);
 }
 
-async function pThrottleWork() {
+async function pThrottleWork(viaKy = false) {
   const { default: pThrottle } = await import('p-throttle');
   const throttles = new Map();
+  // MODE=ky: the same, with the POST made through one ky instance (ky's Request, its options merge), as the SDK's is.
+  const api = viaKy
+    ? (await import('ky')).default.create({ retry: 0, timeout: false, throwHttpErrors: false })
+    : undefined;
   const send = async (key, doc) => {
-    const response = await stubFetch(`${baseUrl}/v2/ewaybill/${doc}`, {
+    const url = `${baseUrl}/v2/ewaybill/${doc}`;
+    const init = {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(model),
-    });
+    };
+    const response = api ? await api(url, { ...init, fetch: stubFetch }) : await stubFetch(url, init);
     return response.json();
   };
   const jobs = [];
@@ -46,12 +52,13 @@ async function pThrottleWork() {
 // is taken, so the figures are what the calls leave.
 if (MODE === 'sdk') (await import('../../dist/index.js')).EwayBillModelSchema.safeParse(model);
 else if (MODE === 'pthrottle') await import('p-throttle');
-else check(false, `MODE must be sdk or pthrottle; got ${MODE}`);
+else if (MODE === 'ky') await Promise.all([import('p-throttle'), import('ky')]);
+else check(false, `MODE must be sdk, pthrottle or ky; got ${MODE}`);
 await (await stubFetch()).json();
 const heapStart = await heapAfterGc();
 
 const t0 = performance.now();
-const results = await (MODE === 'sdk' ? sdkWork() : pThrottleWork());
+const results = await (MODE === 'sdk' ? sdkWork() : pThrottleWork(MODE === 'ky'));
 const wallMs = performance.now() - t0;
 const fulfilled = results.filter((r) => r.status === 'fulfilled').length;
 check(fulfilled === KEYS * CALLS, `${MODE}: ${fulfilled} of ${KEYS * CALLS} calls fulfilled`);
