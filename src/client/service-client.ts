@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/api-error.js';
-import { type AnswerInfo, type ErrorMapper, keptBody, mapErrorAnswer } from '../errors/map-response.js';
+import { type AnswerInfo, keptBody, mapErrorAnswer } from '../errors/map-response.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { preflightError, preflightEwayBill } from '../gst/preflight.js';
 import { callUserCallback } from '../internal/callback.js';
@@ -23,7 +23,7 @@ import {
   resolveTimeout,
   type ServiceClientOptions,
 } from './options.js';
-import { defaultRetryPolicy, type RetryPolicy, type Sender, sendWithRetries } from './retry.js';
+import { defaultRetryPolicy, type Sender, sendWithRetries } from './retry.js';
 import { userAgent } from './runtime.js';
 
 /** The answer of a successful "create e-way bill". */
@@ -55,8 +55,6 @@ export class ServiceClient {
   /** Replaces the key in what goes into errors, logs and hooks; never applied to a success answer. */
   readonly #redact: Redactor;
   readonly #limiter: RateLimiter;
-  readonly #mapError: ErrorMapper = mapErrorAnswer;
-  readonly #retryPolicy: RetryPolicy = defaultRetryPolicy;
 
   constructor(options: ServiceClientOptions = {}) {
     installInspect();
@@ -200,7 +198,7 @@ export class ServiceClient {
         mayHaveSucceeded: true,
       });
     }
-    return this.#mapError({ ...answer, redact: this.#redact });
+    return mapErrorAnswer({ ...answer, redact: this.#redact });
   }
 
   /** The retry loop's view of this client, made on the first send (ky is imported then; see {@link loadKy}). */
@@ -215,7 +213,7 @@ export class ServiceClient {
       keyId,
       hooks: this.#options.hooks,
       logger: this.#options.logger,
-      retryPolicy: this.#retryPolicy,
+      retryPolicy: defaultRetryPolicy,
       scrub: this.#redact.text,
       isSuccess: ServiceClient.#isSuccess,
       toError: (answer) => this.#toError(answer),

@@ -14,6 +14,9 @@ function raceAbort<T>(work: Promise<T>, aborted: Promise<never>): Promise<T> {
   return Promise.race([work, aborted]);
 }
 
+/** One decoder for every answer: `decode` without `{ stream: true }` keeps no state between calls. */
+const UTF8 = new TextDecoder();
+
 async function readCapped(response: Response, aborted: Promise<never>): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
@@ -32,6 +35,9 @@ async function readCapped(response: Response, aborted: Promise<never>): Promise<
       break;
     }
   }
+  const first = chunks[0];
+  // The usual answer is one small chunk: decoded as it is, without a copy.
+  if (chunks.length === 1 && first && size < MAX_BODY_BYTES) return UTF8.decode(first);
   const bytes = new Uint8Array(Math.min(size, MAX_BODY_BYTES));
   let offset = 0;
   for (const chunk of chunks) {
@@ -40,7 +46,7 @@ async function readCapped(response: Response, aborted: Promise<never>): Promise<
     offset += part.length;
     if (offset >= bytes.length) break;
   }
-  return new TextDecoder().decode(bytes);
+  return UTF8.decode(bytes);
 }
 
 /** The body parsed as JSON, or `undefined` when it is empty or not JSON. */
