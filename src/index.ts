@@ -22,25 +22,33 @@ export type { RequestOptions, ServiceClientOptions } from './client/options.js';
 export { SDK_VERSION } from './client/runtime.js';
 export type { EwayBillResult } from './client/service-client.js';
 export { ServiceClient } from './client/service-client.js';
-export type { ApiErrorInit, RequestSummary } from './errors/api-error.js';
+export type {
+  ApiErrorInit,
+  RequestSummary,
+  ServiceErrorOptions,
+  TransportErrorInit,
+  ValidationIssue,
+} from './errors/index.js';
 export {
   ApiError,
   BadRequestError,
+  ConnectionError,
   ForbiddenError,
   InvalidHashIdError,
+  isAlreadyGenerated,
+  isServiceError,
+  mayHaveSucceeded,
+  PortalError,
+  parsePortalCode,
   RateLimitError,
+  RateLimiterUnavailableError,
   RedirectError,
   ServerError,
+  ServiceError,
+  TimeoutError,
   UnauthorizedError,
-} from './errors/api-error.js';
-export { isAlreadyGenerated, PortalError, parsePortalCode } from './errors/portal-error.js';
-export { RateLimiterUnavailableError } from './errors/rate-limiter-unavailable.js';
-export type { ServiceErrorOptions } from './errors/service-error.js';
-export { isServiceError, ServiceError } from './errors/service-error.js';
-export type { TransportErrorInit } from './errors/transport-errors.js';
-export { ConnectionError, mayHaveSucceeded, TimeoutError } from './errors/transport-errors.js';
-export type { ValidationIssue } from './errors/validation-error.js';
-export { ValidationError } from './errors/validation-error.js';
+  ValidationError,
+} from './errors/index.js';
 export type {
   GstinCheck,
   GstinProblem,

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/index.js';
 import { NIC_SANDBOX_GSTINS, type PreflightFinding, preflightEwayBill } from '../gst/index.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/index.js';
 

@@ -193,3 +193,15 @@ describe('the folders of src/', () => {
     expect(out).toEqual([]);
   });
 });
+
+describe('the testing kit', () => {
+  it('imports other folders only through their public module (<folder>/index.ts) or src/internal/', () => {
+    const reached = folderEdges().filter((edge) => edge.from === 'testing');
+    expect(reached.length).toBeGreaterThan(0);
+    const inside = reached.filter((edge) => {
+      const specifier = edge.via.slice(edge.via.indexOf("'") + 1, -1);
+      return !(specifier.endsWith('/index.js') || edge.to === 'internal');
+    });
+    expect(inside.map((edge) => edge.via)).toEqual([]);
+  });
+});

@@ -1,0 +1,20 @@
+// The errors' public names. The root re-exports exactly these; the testing kit imports them from here.
+export type { ApiErrorInit, RequestSummary } from './api-error.js';
+export {
+  ApiError,
+  BadRequestError,
+  ForbiddenError,
+  InvalidHashIdError,
+  RateLimitError,
+  RedirectError,
+  ServerError,
+  UnauthorizedError,
+} from './api-error.js';
+export { isAlreadyGenerated, PortalError, parsePortalCode } from './portal-error.js';
+export { RateLimiterUnavailableError } from './rate-limiter-unavailable.js';
+export type { ServiceErrorOptions } from './service-error.js';
+export { isServiceError, ServiceError } from './service-error.js';
+export type { TransportErrorInit } from './transport-errors.js';
+export { ConnectionError, mayHaveSucceeded, TimeoutError } from './transport-errors.js';
+export type { ValidationIssue } from './validation-error.js';
+export { ValidationError } from './validation-error.js';
