@@ -1,5 +1,6 @@
 import { PREFLIGHT_MODES, type PreflightFinding, type PreflightMode } from '../gst/preflight.js';
 import { describeType } from '../internal/describe.js';
+import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import type { ClientHooks, Logger } from './events.js';
 import { isBrowserLike, readEnv } from './runtime.js';
@@ -92,8 +93,7 @@ export interface ResolvedOptions {
 export const DEFAULT_TIMEOUT = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
 
-/** The longest timer JavaScript runtimes keep: a longer one fires at once. */
-const MAX_TIMEOUT_MS = 2_147_483_647;
+const MAX_TIMEOUT_MS = MAX_TIMER_MS;
 
 function checkTimeout(value: unknown, name: string): number | false {
   if (value === false) return false;

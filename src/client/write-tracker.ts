@@ -1,3 +1,4 @@
+import { builtinModule } from '../internal/builtin.js';
 /**
  * Tells the client when Node's built-in fetch has written a request to its socket, through undici's diagnostics
  * channels. The limiter spaces a key's requests from that moment: the service counts a request when it arrives, and on
@@ -42,13 +43,7 @@ function tracker(): TrackerState | undefined {
   const holder = globalThis as { [STATE]?: TrackerState | null };
   if (holder[STATE] !== undefined) return holder[STATE] ?? undefined;
   holder[STATE] = null;
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  let channels: ChannelModule | undefined;
-  try {
-    channels = proc?.getBuiltinModule?.('node:diagnostics_channel') as ChannelModule | undefined;
-  } catch {
-    channels = undefined;
-  }
+  const channels = builtinModule('node:diagnostics_channel') as ChannelModule | undefined;
   if (typeof channels?.subscribe !== 'function') return undefined;
   const state: TrackerState = { unbound: new Map(), bound: new WeakMap() };
   // A subscriber that throws would surface as an uncaught exception: every handler swallows its own failures.

@@ -1,5 +1,5 @@
-// setTimeout fires at once for delays above 2^31-1 ms; no wait here is meant to be that long.
-const MAX_TIMER_MS = 2_147_483_647;
+import { MAX_TIMER_MS } from '../internal/timers.js';
+// setTimeout fires at once for delays above MAX_TIMER_MS; no wait here is meant to be that long.
 
 /**
  * Resolves after `ms` (never by time, for an infinite `ms`), at once when `signal` aborts, or when any function put in

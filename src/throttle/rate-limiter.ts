@@ -1,3 +1,5 @@
+import { builtinModule } from '../internal/builtin.js';
+import { toHex } from '../internal/hex.js';
 /** What the client tells a {@link RateLimiter} about how a request ended. */
 export interface SlotOutcome {
   /** The service answered 429: the spacing was too tight for it. A limiter may widen its margin for the key. */
@@ -42,15 +44,10 @@ interface NodeHashLike {
 
 /** The hex SHA-256 through node:crypto, without leaving the current turn; `undefined` where it is absent (edge). */
 function nodeSha256Hex(text: string): string | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  try {
-    const nodeCrypto = proc?.getBuiltinModule?.('node:crypto') as Partial<NodeHashLike> | undefined;
-    return typeof nodeCrypto?.createHash === 'function'
-      ? nodeCrypto.createHash('sha256').update(text).digest('hex')
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  const nodeCrypto = builtinModule('node:crypto') as Partial<NodeHashLike> | undefined;
+  return typeof nodeCrypto?.createHash === 'function'
+    ? nodeCrypto.createHash('sha256').update(text).digest('hex')
+    : undefined;
 }
 
 /**
@@ -62,5 +59,5 @@ export async function rateLimitKeyId(apiKey: string): Promise<string> {
   const fromNode = nodeSha256Hex(apiKey);
   if (fromNode !== undefined) return fromNode;
   const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(apiKey));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return toHex(new Uint8Array(digest));
 }

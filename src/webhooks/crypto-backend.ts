@@ -1,3 +1,4 @@
+import { builtinModule, type ProcessLike } from '../internal/builtin.js';
 /** A node:crypto secret `KeyObject`, opaque here. */
 export interface NodeSecretKey {
   readonly type: 'secret';
@@ -22,22 +23,15 @@ export type CryptoPath = 'node' | 'webcrypto';
 /** The `crypto` option of the webhook functions: a path, or `'auto'` (node:crypto when present). */
 export type CryptoChoice = CryptoPath | 'auto';
 
-interface ProcessLike {
-  getBuiltinModule?: (id: string) => unknown;
-}
-
 /**
  * node:crypto from `proc.getBuiltinModule` (Node >= 22.3, Bun, Deno), or `undefined` where it is absent
  * (Workers, Vercel Edge, browsers). Takes the process object as an argument so tests can play an edge runtime.
  */
 export function detectNodeCrypto(proc: ProcessLike | undefined): NodeCryptoLike | undefined {
-  let mod: unknown;
-  try {
-    mod = proc?.getBuiltinModule?.('node:crypto');
-  } catch {
-    mod = undefined;
-  }
-  const candidate = mod as Partial<NodeCryptoLike> | undefined;
+  // An absent process object means an edge runtime (or a test playing one): no default lookup then.
+  const candidate = (proc === undefined ? undefined : builtinModule('node:crypto', proc)) as
+    | Partial<NodeCryptoLike>
+    | undefined;
   const usable = typeof candidate?.createHmac === 'function' && typeof candidate.timingSafeEqual === 'function';
   return usable ? (candidate as NodeCryptoLike) : undefined;
 }

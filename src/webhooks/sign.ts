@@ -1,5 +1,6 @@
+import { toHex } from '../internal/hex.js';
 import { loadNodeCrypto } from './crypto-backend.js';
-import { hmacSha256WebCrypto, toHex } from './web-crypto.js';
+import { hmacSha256WebCrypto } from './web-crypto.js';
 
 /**
  * Signs a webhook body the way the service does: the lower-case hex HMAC-SHA256 of the raw body,

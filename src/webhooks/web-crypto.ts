@@ -9,15 +9,6 @@ export function toBytes(value: string | Uint8Array): Uint8Array<ArrayBuffer> {
   return value.buffer instanceof ArrayBuffer ? (value as Uint8Array<ArrayBuffer>) : new Uint8Array(value);
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-/** Lower-case hex of bytes. */
-export function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const byte of bytes) out += HEX[byte];
-  return out;
-}
-
 function subtle(): SubtleCrypto {
   const s = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
   if (s === undefined) throw new Error('Web Crypto (globalThis.crypto.subtle) is not available in this runtime.');

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toHex } from '../../src/internal/hex.js';
 import { loadNodeCrypto } from '../../src/webhooks/crypto-backend.js';
 import { signWebhook, signWebhookAsync, verifyWebhook } from '../../src/webhooks/index.js';
-import { hmacSha256WebCrypto, toHex } from '../../src/webhooks/web-crypto.js';
+import { hmacSha256WebCrypto } from '../../src/webhooks/web-crypto.js';
 
 const bytes = (byte: number, length: number) => new Uint8Array(length).fill(byte);
 const ascii = (text: string) => new TextEncoder().encode(text);
