@@ -1,4 +1,5 @@
 import type { core } from 'zod/mini';
+import { describeType } from '../internal/describe.js';
 import { messageOf } from '../internal/issue-message.js';
 import { ServiceError } from './service-error.js';
 
@@ -43,6 +44,12 @@ export class ValidationError extends ServiceError {
    * if (!result.success) throw ValidationError.fromZodError(result.error, 'e-way bill model');
    */
   static fromZodError(error: core.$ZodError, subject = 'input'): ValidationError {
+    const issues = (error as { issues?: unknown } | null | undefined)?.issues;
+    if (!Array.isArray(issues)) {
+      throw new TypeError(
+        `ValidationError.fromZodError: error must be the error of a failed safeParse (with issues); got ${describeType(error)}`,
+      );
+    }
     return new ValidationError(
       subject,
       error.issues.map((issue) =>

@@ -1,6 +1,7 @@
 /** The kind of a value, for messages that must not show the value itself (a key, a secret). */
 export function describeType(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

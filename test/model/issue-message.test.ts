@@ -125,4 +125,20 @@ describe('ValidationError.fromZodError, public', () => {
     expect(mine.issues.map((issue) => issue.field)).toEqual(['supply_type', '(root)']);
     expect(PublicValidationError.fromZodError(parsed.error).message).toMatch(/^Invalid input: 2 problems/);
   });
+
+  it('refuses what is not a zod error with a TypeError that says what it got', async () => {
+    const { ValidationError: PublicValidationError } = await import('invoicing-service-sdk');
+    for (const [value, got] of [
+      [undefined, 'undefined'],
+      [null, 'null'],
+      [new Error('plain'), 'an object'],
+      [{ issues: 'none' }, 'an object'],
+    ] as const) {
+      expect(() => PublicValidationError.fromZodError(value as never)).toThrow(
+        new TypeError(
+          `ValidationError.fromZodError: error must be the error of a failed safeParse (with issues); got ${got}`,
+        ),
+      );
+    }
+  });
 });
