@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 /** How the fault server answers one request. */
 export type Fault = (req: IncomingMessage, res: ServerResponse, socket: Socket) => void;
@@ -9,7 +10,6 @@ export type Fault = (req: IncomingMessage, res: ServerResponse, socket: Socket) 
  * counting the POSTs it received. Closes every socket on `close()`, so nothing hangs.
  */
 export async function startFaultServer(faults: Fault[], fallback?: Fault) {
-  const sockets = new Set<Socket>();
   let posts = 0;
   const server = createServer((req, res) => {
     req.on('data', () => {});
@@ -19,22 +19,13 @@ export async function startFaultServer(faults: Fault[], fallback?: Fault) {
       fault(req, res, req.socket);
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     baseUrl: `http://127.0.0.1:${port}/api/partner`,
     get posts() {
       return posts;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer } from 'node:net';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 /** Makes sure `redis-server` is on the PATH: installs Debian's package when running as root, else fails clearly. */
 export function ensureRedisServer(): void {
@@ -84,21 +85,5 @@ export async function startRedis(): Promise<TestRedis> {
 
 /** A TCP server on loopback that accepts connections and never answers: a hung Redis. */
 export async function startHungServer(): Promise<{ port: number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.on('close', () => sockets.delete(socket));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  return {
-    port,
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-      await once(server, 'close');
-    },
-  };
+  return listenOnLoopback(createServer((socket) => socket.on('error', () => {})));
 }

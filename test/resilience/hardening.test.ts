@@ -1,7 +1,7 @@
 // Issue 9: each finding of the adversarial audit, reproduced against real loopback servers written here.
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import {
   ApiError,
@@ -16,6 +16,7 @@ import {
   ValidationError,
 } from 'invoicing-service-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../helpers/loopback.js';
 import { freshKey, validModel } from '../helpers/model.js';
 
 const unhandled: unknown[] = [];
@@ -41,7 +42,6 @@ interface Counting {
 
 /** A loopback server that records every request (any method) and answers with `handler`. */
 async function startServer(handler: Handler): Promise<Counting> {
-  const sockets = new Set<Socket>();
   const requests: Counting['requests'] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -53,22 +53,13 @@ async function startServer(handler: Handler): Promise<Counting> {
       handler(req, res, body);
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,
     baseUrl: `${origin}/api/partner`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

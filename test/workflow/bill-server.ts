@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 /** What the server does with one create request, after checking the key. */
 export type Script =
@@ -35,7 +35,6 @@ export async function startBillServer(options: { keys: readonly string[]; docume
   const generated = new Map<string, number>();
   const scripts = new Map<string, Script[]>();
   const posts: Post[] = [];
-  const sockets = new Set<Socket>();
   const waiters: Array<() => void> = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -67,12 +66,7 @@ export async function startBillServer(options: { keys: readonly string[]; docume
       send(200, { success: true, message: `E-way bill generated for ${docHashId}` });
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     baseUrl: `http://127.0.0.1:${port}/api/partner`,
     posts,
@@ -98,11 +92,7 @@ export async function startBillServer(options: { keys: readonly string[]; docume
         });
       }
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
