@@ -30,6 +30,7 @@ export type {
   ValidationIssue,
 } from './errors/index.js';
 export {
+  AbortedAfterSendError,
   ApiError,
   BadRequestError,
   ConnectionError,

@@ -14,6 +14,7 @@ import {
   type EwayBillBatchOptions,
   type EwayBillBatchResult,
 } from './batch.js';
+import { registerBudget } from './budget.js';
 import {
   checkRequestOptions,
   type RequestOptions,
@@ -63,6 +64,7 @@ export class ServiceClient {
     this.#redact = redactor(apiKey);
     this.#options = resolved;
     this.#limiter = options.rateLimiter ?? sharedRateLimiter();
+    registerBudget(this, apiKey);
     // One Headers object, so a user header spelt in another case replaces ours instead of being joined to it;
     // the three the SDK owns are set last and cannot be overridden. A User-Agent of the caller's (an ERP's name and
     // version) is added after the SDK's, so the service can still tell which SDK version sent a request.

@@ -68,3 +68,28 @@ export function mayHaveSucceeded(error: unknown): boolean {
     error instanceof ServiceError
   );
 }
+
+/**
+ * The caller's signal aborted the call after its request may have been written: the service may have received it and
+ * generated the e-way bill. `mayHaveSucceeded` is always true, and `cause` is the signal's reason. An abort before
+ * anything was sent is still a plain `AbortError` (a `DOMException`): nothing happened.
+ *
+ * @example
+ * catch (error) { if (error instanceof AbortedAfterSendError) queueForReconcile(docHashId) }
+ */
+export class AbortedAfterSendError extends ServiceError {
+  static override readonly code: string = 'ABORTED_AFTER_SEND';
+  override name = 'AbortedAfterSendError';
+  /** Always true: the request may have reached the service. */
+  readonly mayHaveSucceeded = true as const;
+  /** The method and URL of the request, never its headers. */
+  readonly request: RequestSummary | undefined;
+
+  constructor(init: { request?: RequestSummary | undefined; cause?: unknown; attempts?: number | undefined }) {
+    super(
+      'The call was aborted after its request may have been sent; the service may have acted on it (check before sending again)',
+      { cause: init.cause },
+    );
+    this.request = init.request;
+  }
+}
