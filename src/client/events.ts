@@ -12,8 +12,11 @@ export interface RequestEvent {
   readonly url: string;
   /** 1 for the first attempt. */
   readonly attempt: number;
-  /** The document the call is for, as given to `createEwayBill`: ties the event to its invoice in a batch. */
-  readonly docHashId: string;
+  /**
+   * The document the call is for, as given to `createEwayBill`: ties the event to its invoice in a batch.
+   * `undefined` for a `request` call, which is not about one document.
+   */
+  readonly docHashId: string | undefined;
   /** Milliseconds this attempt waited for its key's rate-limit slot before it was sent. */
   readonly queuedMs: number;
 }

@@ -1,8 +1,12 @@
+import type { ApiError } from '../errors/api-error.js';
 import { isAlreadyGenerated } from '../errors/portal-error.js';
-import { mayHaveSucceeded } from '../errors/transport-errors.js';
+import { requestIdFrom } from '../errors/request-id.js';
+import { AbortedAfterSendError, mayHaveSucceeded, withEarlierSend } from '../errors/transport-errors.js';
+import { abortableDelay } from '../internal/abort.js';
+import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { EwayBillModel } from '../model/schemas.js';
 import { checkRequestOptions, type RequestOptions } from './options.js';
-import type { EwayBillResult } from './service-client.js';
+import { type EwayBillResult, metaOf, withMeta } from './results.js';
 
 /** The client surface {@link createEwayBillOnce} uses: a `ServiceClient`, or anything with its `createEwayBill`. */
 export interface EwayBillCreator {
@@ -13,7 +17,12 @@ export interface EwayBillCreator {
 export type EwayBillOnceOutcome =
   /** The first request generated it. */
   | 'generated'
-  /** The first request failed without certainty (`mayHaveSucceeded`); the one resend generated it. */
+  /**
+   * The first request failed without certainty (`mayHaveSucceeded`) and the resend was answered with success. This
+   * says what the resend's answer was, not that the first request failed: a service still working on the first
+   * request when the resend arrived could have generated two bills (which `resendDelayMs` makes unlikely), and a
+   * service that refuses duplicates answers 604 instead (`'already-generated'`).
+   */
   | 'generated-on-resend'
   /** The portal answered 604 "already generated" after an uncertain attempt: that attempt had generated it. */
   | 'already-generated';
@@ -38,7 +47,17 @@ export interface EwayBillOnceOptions extends Omit<RequestOptions, 'retryWhenMayb
    * @default false
    */
   mayAlreadyExist?: boolean | undefined;
+  /**
+   * Milliseconds to wait before the resend, after a first request that may have reached the service: a service still
+   * working on the first request (a slow portal) then has time to finish it, so the resend meets its bill (604)
+   * instead of racing it. The wait is cancelled by `signal`.
+   * @default 5000
+   */
+  resendDelayMs?: number | undefined;
 }
+
+/** The default of {@link EwayBillOnceOptions.resendDelayMs}. */
+export const DEFAULT_RESEND_DELAY_MS = 5000;
 
 function checkOnceOptions(options: unknown): EwayBillOnceOptions {
   const checked = checkRequestOptions(options) as EwayBillOnceOptions & { retryWhenMaybeSent?: unknown };
@@ -50,26 +69,54 @@ function checkOnceOptions(options: unknown): EwayBillOnceOptions {
   if (checked.mayAlreadyExist !== undefined && typeof checked.mayAlreadyExist !== 'boolean') {
     throw new TypeError(`options.mayAlreadyExist must be a boolean; got ${typeof checked.mayAlreadyExist}`);
   }
+  const delay = checked.resendDelayMs;
+  if (
+    delay !== undefined &&
+    (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0 || delay > MAX_TIMER_MS)
+  ) {
+    throw new TypeError(
+      `options.resendDelayMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}; got ${String(delay)}`,
+    );
+  }
   return checked;
 }
 
-function alreadyGenerated(docHashId: string, recoveredFrom: Error | undefined): EwayBillOnceResult {
+function alreadyGenerated(docHashId: string, answer: unknown, recoveredFrom: Error | undefined): EwayBillOnceResult {
   const message = `The e-way bill of document ${docHashId} was already generated (portal code 604) by an earlier request`;
-  return { success: true, message, outcome: 'already-generated', recovered: true, recoveredFrom };
+  const { status, headers } = answer as ApiError;
+  const result = { success: true, message, outcome: 'already-generated', recovered: true, recoveredFrom } as const;
+  return withMeta(result as EwayBillOnceResult, { status, headers, requestId: requestIdFrom(headers) });
+}
+
+/** A result of the client with the once-fields added; its `lastResponse` kept. */
+function onceResult(
+  result: EwayBillResult,
+  fields: Omit<EwayBillOnceResult, keyof EwayBillResult>,
+): EwayBillOnceResult {
+  const meta = metaOf(result);
+  const made = { ...result, ...fields } as EwayBillOnceResult;
+  return meta ? withMeta(made, meta) : made;
 }
 
 /**
  * Creates an e-way bill at most once, recovering from a lost answer: the README's recipe as one tested function.
  *
  * When the request fails in a way after which the bill may exist (`mayHaveSucceeded`: a timeout or a connection cut
- * after sending, a 5xx), it sends the same request exactly once more. If the first request had generated the bill, the
- * portal refuses the second with code 604 ("already generated"), which is then success (`outcome: 'already-generated'`);
- * if the second generates it, the first had not (`'generated-on-resend'`). Never more than two requests, never a loop
- * (the client's own automatic retries, of failures where nothing was sent, still apply to each).
+ * after sending, a 5xx), it waits `resendDelayMs` (5 s by default), then sends the same request once more. If the
+ * first request had generated the bill, the portal refuses the second with code 604 ("already generated"), which is
+ * then success (`outcome: 'already-generated'`); a success answer to the resend is `'generated-on-resend'`.
  *
- * @throws the first request's error when it certainly did not succeed (`ValidationError`, `PortalError`, ...);
- *   the second request's error when that one fails too (if it is again uncertain, `mayHaveSucceeded(error)` says so);
- *   a `TypeError` for bad options; an `AbortError` when `options.signal` aborts.
+ * At most two requests that the service may act on. The client's own retries of answers after which the service
+ * certainly did not act (a 429, a connection refused before sending) still apply to each of the two, so a service
+ * that answers 429 can see more POSTs; it did not act on those.
+ *
+ * Once the first request may have reached the service, every outcome says so: if the resend fails in any way (a 429,
+ * a refused connection, an abort before it), the error has `mayHaveSucceeded: true`.
+ *
+ * @throws the first request's error when it certainly did not succeed (`ValidationError`, `PortalError`, ...), or
+ *   when the caller aborted it (`AbortedAfterSendError` after a possible send); the resend's error otherwise, with
+ *   `mayHaveSucceeded: true`; a `TypeError` for bad options; an `AbortError` when `options.signal` aborts before
+ *   anything was sent.
  * @example
  * const { outcome } = await createEwayBillOnce(client, invoice.hash_id, model);
  * if (outcome !== 'generated') log.info('recovered after a lost answer', { outcome });
@@ -83,24 +130,25 @@ export async function createEwayBillOnce(
   if (typeof (client as Partial<EwayBillCreator> | null)?.createEwayBill !== 'function') {
     throw new TypeError('createEwayBillOnce: client must be a ServiceClient');
   }
-  const { mayAlreadyExist, ...rest } = checkOnceOptions(options);
+  const { mayAlreadyExist, resendDelayMs, ...rest } = checkOnceOptions(options);
   const callOptions: RequestOptions = { ...rest, retryWhenMaybeSent: false };
   let first: Error;
   try {
     const result = await client.createEwayBill(docHashId, model, callOptions);
-    return { ...result, outcome: 'generated', recovered: false, recoveredFrom: undefined };
+    return onceResult(result, { outcome: 'generated', recovered: false, recoveredFrom: undefined });
   } catch (error) {
-    if (mayAlreadyExist === true && isAlreadyGenerated(error)) {
-      return alreadyGenerated(docHashId, undefined);
-    }
-    if (!mayHaveSucceeded(error)) throw error;
+    if (mayAlreadyExist === true && isAlreadyGenerated(error)) return alreadyGenerated(docHashId, error, undefined);
+    // The caller's abort is an answer too: no resend after it.
+    if (!mayHaveSucceeded(error) || error instanceof AbortedAfterSendError) throw error;
     first = error as Error;
   }
+  const request = (first as { request?: { method: string; url: string } }).request;
   try {
+    await abortableDelay(resendDelayMs ?? DEFAULT_RESEND_DELAY_MS, callOptions.signal);
     const result = await client.createEwayBill(docHashId, model, callOptions);
-    return { ...result, outcome: 'generated-on-resend', recovered: true, recoveredFrom: first };
+    return onceResult(result, { outcome: 'generated-on-resend', recovered: true, recoveredFrom: first });
   } catch (second) {
-    if (isAlreadyGenerated(second)) return alreadyGenerated(docHashId, first);
-    throw second;
+    if (isAlreadyGenerated(second)) return alreadyGenerated(docHashId, second, first);
+    throw withEarlierSend(second, request);
   }
 }

@@ -2,6 +2,7 @@ import { PREFLIGHT_MODES, type PreflightFinding, type PreflightMode } from '../g
 import { describeType } from '../internal/describe.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
+import { type ApiKeySource, keyProblem } from './credentials.js';
 import type { ClientHooks, Logger } from './events.js';
 import { isBrowserLike, readEnv } from './runtime.js';
 
@@ -9,9 +10,21 @@ import { isBrowserLike, readEnv } from './runtime.js';
 export interface ServiceClientOptions {
   /**
    * The company's API key, sent as `Authorization: Bearer <key>`. Never printed by the SDK.
+   *
+   * A function is called before each attempt and may return a promise: a key regenerated in the dashboard is picked
+   * up without a restart. After a 401 `UNAUTHORIZED` the client reads it once more and, if the key changed, sends
+   * once more with the new key. What it returns is kept only for that attempt.
    * @default process.env.SERVICE_API_KEY
+   * @example apiKey: () => secrets.get(`gst/${companyId}`)
    */
-  apiKey?: string | undefined;
+  apiKey?: ApiKeySource | undefined;
+  /**
+   * Names the rate-limit budget (1 request per second) this client spends, for example the company id, so that a
+   * rotated key keeps its spacing and every client of one company shares one budget. Without it the budget is the key.
+   * Never sent to the service.
+   * @example rateLimitKey: `company-${companyId}`
+   */
+  rateLimitKey?: string | undefined;
   /**
    * The service's base URL, including the partner path prefix, with or without a trailing slash.
    * @default process.env.SERVICE_BASE_URL
@@ -117,10 +130,10 @@ function checkRetries(value: unknown, name: string): number {
  * Checks the options of one call before anything else happens, so a wrong one is a `TypeError` naming it.
  * @throws {TypeError} when `options` is not an object or one of its fields has the wrong type or range.
  */
-export function checkRequestOptions(options: unknown): RequestOptions {
+export function checkRequestOptions(options: unknown, method = 'createEwayBill'): RequestOptions {
   if (options === undefined) return {};
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TypeError(`createEwayBill options must be an object; got ${describeType(options)}`);
+    throw new TypeError(`${method} options must be an object; got ${describeType(options)}`);
   }
   const { signal, retryWhenMaybeSent, timeout, maxRetries } = options as RequestOptions;
   // Duck-typed: a signal from another realm (a test environment, a framework's polyfill) is still a signal.
@@ -197,7 +210,7 @@ function checkShapes(options: ServiceClientOptions): void {
 }
 
 /** Validates the options once, at construction. Returns the key apart so it never sits in a printable object. */
-export function resolveOptions(options: ServiceClientOptions): { apiKey: string; resolved: ResolvedOptions } {
+export function resolveOptions(options: ServiceClientOptions): { apiKey: ApiKeySource; resolved: ResolvedOptions } {
   if (typeof options !== 'object' || options === null) throw new TypeError('ServiceClient options must be an object');
   if (isBrowserLike() && options.dangerouslyAllowBrowser !== true) {
     throw new TypeError(
@@ -205,17 +218,21 @@ export function resolveOptions(options: ServiceClientOptions): { apiKey: string;
         'Call the service from your backend, or pass dangerouslyAllowBrowser: true if you accept exposing the key.',
     );
   }
-  if (options.apiKey !== undefined && typeof options.apiKey !== 'string') {
-    throw new TypeError(`apiKey must be a string; got ${describeType(options.apiKey)} (the value is not shown)`);
+  const given = options.apiKey;
+  if (given !== undefined && typeof given !== 'string' && typeof given !== 'function') {
+    throw new TypeError(
+      `apiKey must be a string or a function that returns one; got ${describeType(given)} (the value is not shown)`,
+    );
   }
-  const apiKey = options.apiKey ?? readEnv('SERVICE_API_KEY');
-  if (typeof apiKey !== 'string' || apiKey.trim() === '') {
+  const apiKey = given ?? readEnv('SERVICE_API_KEY');
+  if (apiKey === undefined || (typeof apiKey === 'string' && apiKey.trim() === '')) {
     throw new TypeError('Missing API key: pass the apiKey option or set the SERVICE_API_KEY environment variable.');
   }
-  if (/[\s]/.test(apiKey.trim()) || /[^\x21-\x7e]/.test(apiKey.trim())) {
-    throw new TypeError(
-      'apiKey contains whitespace or non-ASCII characters; check how it was copied (the key is not shown).',
-    );
+  const problem = typeof apiKey === 'string' ? keyProblem(apiKey) : undefined;
+  if (problem) throw new TypeError(`apiKey ${problem}`);
+  const { rateLimitKey } = options;
+  if (rateLimitKey !== undefined && (typeof rateLimitKey !== 'string' || rateLimitKey.trim() === '')) {
+    throw new TypeError(`rateLimitKey must be a non-empty string; got ${describeType(rateLimitKey)}`);
   }
   const baseUrl = options.baseUrl ?? readEnv('SERVICE_BASE_URL');
   if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
@@ -247,5 +264,5 @@ export function resolveOptions(options: ServiceClientOptions): { apiKey: string;
     preflight,
     onWarning: options.onWarning,
   });
-  return { apiKey: apiKey.trim(), resolved };
+  return { apiKey: typeof apiKey === 'string' ? apiKey.trim() : apiKey, resolved };
 }

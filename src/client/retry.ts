@@ -1,15 +1,30 @@
-// Where a request is retried: the retry loop (`sendWithRetries`: rate-limit slot, hooks, one attempt, the policy's
-// delay) and the default policy. The attempt itself is in transport.ts; the mapping of an answer to an error is in
-// ../errors/map-response.ts.
+// Where a request is retried: the retry loop (`sendWithRetries`: the key, the rate-limit slot, hooks, telemetry, one
+// attempt, the policy's delay) and the default policy. The attempt itself is in transport.ts; the answer becomes a
+// result or an error in ../errors/map-response.ts.
 import type { KyInstance } from 'ky';
-import { ApiError, RateLimitError, RedirectError, type RequestSummary, ServerError } from '../errors/api-error.js';
-import type { AnswerInfo } from '../errors/map-response.js';
+import {
+  ApiError,
+  RateLimitError,
+  RedirectError,
+  type RequestSummary,
+  ServerError,
+  UnauthorizedError,
+} from '../errors/api-error.js';
+import { type AnswerInfo, answerError, isSuccessAnswer, type SuccessRule } from '../errors/map-response.js';
 import { ServiceError } from '../errors/service-error.js';
-import { ConnectionError, TimeoutError } from '../errors/transport-errors.js';
+import {
+  AbortedAfterSendError,
+  ConnectionError,
+  mayHaveSucceeded,
+  TimeoutError,
+  withEarlierSend,
+} from '../errors/transport-errors.js';
 import { abortableDelay, abortError } from '../internal/abort.js';
 import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
+import type { Credential, Credentials } from './credentials.js';
 import { type ClientHooks, emit, type Logger } from './events.js';
-import { sendAttempt } from './transport.js';
+import { type CallTelemetry, startCall } from './telemetry.js';
+import { type HttpMethod, sendAttempt } from './transport.js';
 
 /** What a retry policy is asked after a failed attempt. */
 export interface RetryContext {
@@ -18,6 +33,8 @@ export interface RetryContext {
   readonly attempt: number;
   /** Whether the caller accepted retrying failures after which the service may have acted. */
   readonly retryWhenMaybeSent: boolean;
+  /** Whether the call's method is idempotent (GET, PUT, DELETE): sending it twice has the effect of sending it once. */
+  readonly idempotent: boolean;
 }
 
 /** A retry policy: the delay in milliseconds before the next attempt, or `undefined` to stop. */
@@ -32,23 +49,31 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 /** A `Retry-After` longer than this is not waited for: the error is returned to the caller instead. */
 export const MAX_RETRY_AFTER_SECONDS = 60;
 
+/** The statuses after which an idempotent call is sent again: the gateway or the service was briefly unavailable. */
+const IDEMPOTENT_RETRY_STATUSES = new Set([502, 503, 504]);
+
 /**
- * The default policy. Retries only when the service certainly did not act: a 429 (after its `Retry-After`,
- * or backoff) and a connection that failed before sending. With `retryWhenMaybeSent`, also timeouts,
- * connection failures after sending and 5xx answers.
+ * The default policy. Retries when the service certainly did not act: a 429 (after its `Retry-After`, or backoff) and
+ * a connection that failed before sending. An idempotent call (GET, PUT, DELETE) is also retried after a timeout, a
+ * connection failure after sending, and a 502/503/504. With `retryWhenMaybeSent`, any call is also retried after
+ * those and any 5xx. A refusal in the service's error envelope (a portal error, an unknown document, a refused key) is
+ * its answer, whatever the status: never retried.
  */
-export const defaultRetryPolicy: RetryPolicy = ({ error, attempt, retryWhenMaybeSent }) => {
+export const defaultRetryPolicy: RetryPolicy = ({ error, attempt, retryWhenMaybeSent, idempotent }) => {
   if (error instanceof RateLimitError) {
     if (error.retryAfter === undefined) return backoffDelay(attempt);
     return error.retryAfter > MAX_RETRY_AFTER_SECONDS ? undefined : Math.ceil(error.retryAfter * 1000);
   }
-  // A redirect answers the same way every time, and following it is what the SDK refuses to do.
-  if (error instanceof RedirectError) return undefined;
-  if (error instanceof ConnectionError) {
-    return !error.mayHaveSucceeded || retryWhenMaybeSent ? backoffDelay(attempt) : undefined;
+  // A redirect answers the same way every time, and following it is what the SDK refuses to do; an abort is the caller's.
+  if (error instanceof RedirectError || error instanceof AbortedAfterSendError) return undefined;
+  const again = retryWhenMaybeSent || idempotent;
+  if (error instanceof ConnectionError) return !error.mayHaveSucceeded || again ? backoffDelay(attempt) : undefined;
+  if (error instanceof TimeoutError) return again ? backoffDelay(attempt) : undefined;
+  if (error instanceof ServerError) {
+    return retryWhenMaybeSent || (idempotent && IDEMPOTENT_RETRY_STATUSES.has(error.status))
+      ? backoffDelay(attempt)
+      : undefined;
   }
-  if (retryWhenMaybeSent && (error instanceof TimeoutError || error instanceof ServerError))
-    return backoffDelay(attempt);
   if (retryWhenMaybeSent && error instanceof ApiError && error.mayHaveSucceeded) return backoffDelay(attempt);
   return undefined;
 };
@@ -58,98 +83,182 @@ export interface Sender {
   readonly http: KyInstance;
   readonly fetch: typeof globalThis.fetch;
   readonly limiter: RateLimiter;
-  readonly keyId: string;
+  /** The key of each attempt. */
+  readonly credentials: Credentials;
   readonly hooks: ClientHooks;
   readonly logger: Logger | undefined;
   readonly retryPolicy: RetryPolicy;
-  /** Replaces the key in text that goes into errors. */
-  readonly scrub: (text: string) => string;
-  /** Whether an answer is the service's success answer. */
-  readonly isSuccess: (answer: AnswerInfo) => boolean;
-  /** The typed error of an answer that is not a success. */
-  readonly toError: (answer: AnswerInfo) => ApiError;
 }
 
-/** One call: what is sent, and its per-call options (already checked). */
-export interface SendCall {
-  readonly docHashId: string;
+/** One call: the one context object that goes from the client's method to the last attempt. */
+export interface Call {
+  readonly method: HttpMethod;
+  /** The absolute URL, query included. */
   readonly url: string;
-  readonly body: string;
+  /** The URL template, for telemetry: `'/v2/ewaybill/{doc_hash_id}'`, or the path as given to `request`. */
+  readonly route: string;
+  /** The JSON body, or `undefined` for none. */
+  readonly body: string | undefined;
+  /** The call's own headers (already checked: none of the three the SDK owns). */
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  /** The document the call is for, when there is one. */
+  readonly docHashId: string | undefined;
   readonly timeout: number | false;
   readonly maxRetries: number;
   readonly signal: AbortSignal | undefined;
   readonly retryWhenMaybeSent: boolean;
+  /** What counts as the success answer. */
+  readonly success: SuccessRule;
+}
+
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
+
+/** The headers of one attempt: the call's, then the key (which nothing can override), then the body's type. */
+function attemptHeaders(call: Call, credential: Credential): Headers {
+  const headers = new Headers(call.headers);
+  headers.set('Authorization', credential.authorization);
+  if (call.body !== undefined) headers.set('Content-Type', 'application/json');
+  return headers;
 }
 
 /**
- * Sends with rate limiting and retries; resolves only to a success answer, otherwise throws the typed error.
+ * Sends with rate limiting and retries; resolves only to the call's success answer, otherwise throws the typed error.
+ * Once an attempt may have reached the service, every outcome of the call says so (`mayHaveSucceeded`), whatever fails
+ * afterwards.
  *
- * Hand-written rather than ky's `retry` (issue 10 asked to try): ky's `timeout` covers fetch but not the body read,
- * ky joins the caller's signal to its own with `AbortSignal.any`, which kept every finished call in memory as long as
- * a long-lived caller signal lived, its HTTPError reads an error body without a cap, and whether an attempt may have
- * reached the service needs the connection phase of our own request. See docs/architecture.md.
+ * Hand-written rather than ky's `retry`: see docs/architecture.md.
  */
-export async function sendWithRetries(sender: Sender, call: SendCall): Promise<AnswerInfo> {
+export async function sendWithRetries(sender: Sender, call: Call): Promise<AnswerInfo> {
+  const request: RequestSummary = { method: call.method, url: call.url };
+  const idempotent = IDEMPOTENT_METHODS.has(call.method);
+  let maybeSent = false;
+  let telemetry: CallTelemetry | undefined;
+  let lastStatus: number | undefined;
+  let attempts = 0;
+  try {
+    let credential = await sender.credentials.read();
+    telemetry = startCall({
+      method: call.method,
+      route: call.route,
+      url: call.url,
+      docHashId: call.docHashId,
+      budgetHash: credential.keyId.slice(0, 8),
+    });
+    let rotationTried = false;
+    const queue = { ms: 0 };
+    for (let attempt = 1; ; attempt++) {
+      attempts = attempt;
+      const outcome = await sendOnce(sender, call, { request, credential, attempt, telemetry, queue });
+      if (!(outcome instanceof Error)) {
+        lastStatus = outcome.status;
+        telemetry?.end({ status: outcome.status, resendCount: attempt - 1 });
+        return outcome;
+      }
+      const error = outcome;
+      if (mayHaveSucceeded(error)) maybeSent = true;
+      if (error instanceof ApiError) lastStatus = error.status;
+      // A refused key may have been rotated since it was read: read it once more, and try once more if it changed.
+      if (error instanceof UnauthorizedError && sender.credentials.rotates && !rotationTried) {
+        rotationTried = true;
+        const next = await sender.credentials.read();
+        if (next.key !== credential.key) {
+          credential = next;
+          telemetry?.retrying(attempt, 'KEY_ROTATED', 0);
+          emit(sender.hooks, sender.logger, 'onRetry', retryEvent(call, attempt, queue.ms, 'KEY_ROTATED', 0));
+          continue;
+        }
+      }
+      const delayMs =
+        attempt > call.maxRetries
+          ? undefined
+          : sender.retryPolicy({ error, attempt, retryWhenMaybeSent: call.retryWhenMaybeSent, idempotent });
+      if (delayMs === undefined) throw error;
+      const reason = (error as ServiceError).code;
+      telemetry?.retrying(attempt, reason, delayMs);
+      emit(sender.hooks, sender.logger, 'onRetry', retryEvent(call, attempt, queue.ms, reason, delayMs));
+      await abortableDelay(delayMs, call.signal);
+      if (sender.credentials.rotates) credential = await sender.credentials.read();
+    }
+  } catch (thrown) {
+    const error = maybeSent ? withEarlierSend(thrown, request) : thrown;
+    telemetry?.end({ status: lastStatus, error, resendCount: Math.max(0, attempts - 1) });
+    throw error;
+  }
+}
+
+function retryEvent(call: Call, attempt: number, queuedMs: number, reason: string, delayMs: number) {
+  return { method: call.method, url: call.url, attempt, docHashId: call.docHashId, queuedMs, reason, delayMs };
+}
+
+interface AttemptState {
+  readonly request: RequestSummary;
+  readonly credential: Credential;
+  readonly attempt: number;
+  readonly telemetry: CallTelemetry | undefined;
+  /** Where the attempt writes how long it waited for its slot, for the retry event. */
+  readonly queue: { ms: number };
+}
+
+/** One attempt: its rate-limit slot, hooks and telemetry. Resolves to the success answer or the attempt's error. */
+async function sendOnce(sender: Sender, call: Call, at: AttemptState): Promise<AnswerInfo | Error> {
+  const { request, credential, attempt, telemetry } = at;
   const { hooks, logger, limiter } = sender;
-  const { docHashId, url, body, timeout, maxRetries, signal } = call;
-  const request: RequestSummary = { method: 'POST', url };
-  for (let attempt = 1; ; attempt++) {
-    let release: ReleaseSlot | undefined;
-    const queuedSince = performance.now();
-    try {
-      const granted = await limiter.acquire(sender.keyId, signal);
-      release = typeof granted === 'function' ? granted : undefined;
-    } catch (error) {
-      throw signal?.aborted ? abortError(signal) : error;
-    }
-    const context = { ...request, attempt, docHashId, queuedMs: Math.round(performance.now() - queuedSince) };
-    emit(hooks, logger, 'onRequest', context);
-    const started = performance.now();
-    let error: unknown;
-    try {
-      // The slot is released once the answer is read or the attempt failed: the limiter may space from it.
-      let outcome: SlotOutcome | undefined;
-      const answer = await sendAttempt({
-        ky: sender.http,
-        fetch: sender.fetch,
-        url,
-        body,
-        timeout,
-        signal,
-        request,
-        scrub: sender.scrub,
-        onSent: release?.sent,
-        onLeaving: release?.leaving,
+  const { signal } = call;
+  let release: ReleaseSlot | undefined;
+  const queuedSince = performance.now();
+  try {
+    const granted = await limiter.acquire(credential.keyId, signal);
+    release = typeof granted === 'function' ? granted : undefined;
+  } catch (error) {
+    throw signal?.aborted ? abortError(signal) : error;
+  }
+  const queuedMs = Math.round(performance.now() - queuedSince);
+  at.queue.ms = queuedMs;
+  const context = { ...request, attempt, docHashId: call.docHashId, queuedMs };
+  emit(hooks, logger, 'onRequest', context);
+  const started = performance.now();
+  let outcome: SlotOutcome | undefined;
+  const send = () =>
+    sendAttempt({
+      ky: sender.http,
+      fetch: sender.fetch,
+      method: call.method,
+      url: call.url,
+      body: call.body,
+      headers: attemptHeaders(call, credential),
+      timeout: call.timeout,
+      signal,
+      request,
+      scrub: credential.redact.text,
+      onSent: release?.sent,
+      onLeaving: release?.leaving,
+    });
+  try {
+    // The slot is released once the answer is read or the attempt failed: the limiter may space from it.
+    const answer = await (telemetry ? telemetry.active(send) : send())
+      .then((received) => {
+        outcome = { rateLimited: received.status === 429 };
+        return received;
       })
-        .then((received) => {
-          outcome = { rateLimited: received.status === 429 };
-          return received;
-        })
-        .finally(() => release?.(outcome));
-      const done = { ...context, status: answer.status, durationMs: Math.round(performance.now() - started) };
-      if (sender.isSuccess(answer)) {
-        emit(hooks, logger, 'onResponse', done);
-        return answer;
-      }
-      const apiError = sender.toError(answer);
-      error = apiError;
-      emit(hooks, logger, 'onResponse', { ...done, code: apiError.code, serviceErrorCode: apiError.errorCode });
-    } catch (thrown) {
-      const durationMs = Math.round(performance.now() - started);
-      if (!(thrown instanceof ServiceError)) {
-        // The caller's AbortError: close the attempt for tracing hooks, then let it through.
-        emit(hooks, logger, 'onResponse', { ...context, status: undefined, durationMs, code: 'ABORTED' });
-        throw thrown;
-      }
-      error = thrown;
-      emit(hooks, logger, 'onResponse', { ...context, status: undefined, durationMs, code: thrown.code });
+      .finally(() => release?.(outcome));
+    const durationMs = Math.round(performance.now() - started);
+    const done = { ...context, status: answer.status, durationMs };
+    if (isSuccessAnswer(answer, call.success)) {
+      emit(hooks, logger, 'onResponse', done);
+      telemetry?.attemptEnded({ attempt, queuedMs, durationMs, status: answer.status });
+      return answer;
     }
-    const delayMs =
-      attempt > maxRetries
-        ? undefined
-        : sender.retryPolicy({ error, attempt, retryWhenMaybeSent: call.retryWhenMaybeSent });
-    if (delayMs === undefined) throw error;
-    emit(hooks, logger, 'onRetry', { ...context, reason: (error as ServiceError).code, delayMs });
-    await abortableDelay(delayMs, signal);
+    const error = answerError({ ...answer, redact: credential.redact });
+    emit(hooks, logger, 'onResponse', { ...done, code: error.code, serviceErrorCode: error.errorCode });
+    telemetry?.attemptEnded({ attempt, queuedMs, durationMs, status: answer.status, code: error.code });
+    return error;
+  } catch (thrown) {
+    const durationMs = Math.round(performance.now() - started);
+    const code = thrown instanceof ServiceError ? thrown.code : 'ABORTED';
+    emit(hooks, logger, 'onResponse', { ...context, status: undefined, durationMs, code });
+    telemetry?.attemptEnded({ attempt, queuedMs, durationMs, code });
+    // The caller's abort ends the call; a transport failure goes to the policy.
+    if (!(thrown instanceof ServiceError) || thrown instanceof AbortedAfterSendError) throw thrown;
+    return thrown;
   }
 }

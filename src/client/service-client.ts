@@ -1,13 +1,12 @@
-import { ApiError } from '../errors/api-error.js';
-import { type AnswerInfo, keptBody, mapErrorAnswer } from '../errors/map-response.js';
+import { UnexpectedResponseError } from '../errors/api-error.js';
+import type { AnswerInfo, SuccessRule } from '../errors/map-response.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { preflightError, preflightEwayBill } from '../gst/preflight.js';
 import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
-import { type Redactor, redactor } from '../internal/redact.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
-import { type RateLimiter, rateLimitKeyId } from '../throttle/rate-limiter.js';
+import type { RateLimiter } from '../throttle/rate-limiter.js';
 import {
   createEwayBills,
   type EwayBillBatchItem,
@@ -15,6 +14,7 @@ import {
   type EwayBillBatchResult,
 } from './batch.js';
 import { registerBudget } from './budget.js';
+import { Credentials } from './credentials.js';
 import {
   checkRequestOptions,
   type RequestOptions,
@@ -24,14 +24,43 @@ import {
   resolveTimeout,
   type ServiceClientOptions,
 } from './options.js';
-import { defaultRetryPolicy, type Sender, sendWithRetries } from './retry.js';
+import {
+  checkHeaders,
+  checkSchema,
+  HTTP_METHODS,
+  jsonBody,
+  type QueryValue,
+  resolvePath,
+  type StandardSchemaV1,
+  schemaIssues,
+} from './request-input.js';
+import { type EwayBillResult, ewayBillNumberIn, type ResponseMeta, responseMeta, withMeta } from './results.js';
+import { type Call, defaultRetryPolicy, type Sender, sendWithRetries } from './retry.js';
 import { userAgent } from './runtime.js';
+import { prepareTelemetry } from './telemetry.js';
+import type { HttpMethod } from './transport.js';
 
-/** The answer of a successful "create e-way bill". */
-export interface EwayBillResult {
-  readonly success: true;
-  /** The service's human-readable result message. */
-  readonly message: string;
+export type { EwayBillResult, ResponseMeta } from './results.js';
+
+/** Options of {@link ServiceClient.request}: those of every call, and what the request carries. */
+export interface ServiceRequestOptions<T = unknown> extends Omit<RequestOptions, 'retryWhenMaybeSent'> {
+  /** The body, sent as JSON. A value JSON cannot hold (a BigInt, a cycle, `NaN`) is a `ValidationError`. */
+  body?: unknown;
+  /** Query parameters, encoded as URL search parameters; `undefined` values are left out, arrays repeat. */
+  query?: Readonly<Record<string, QueryValue>> | undefined;
+  /** Headers of this request. `Authorization`, `Content-Type` and `Accept` cannot be set. */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * A Standard Schema (a zod, valibot or arktype schema) the answer must pass; it also types the result. A 2xx
+   * answer that fails it rejects with `UnexpectedResponseError` (the service acted; its answer has another shape).
+   */
+  schema?: StandardSchemaV1<T> | undefined;
+  /**
+   * Also retry a POST or PATCH after failures after which the service may have acted (a timeout, a reset after
+   * sending, a 5xx). GET, PUT and DELETE are idempotent and are retried after those anyway.
+   * @default false
+   */
+  retryWhenMaybeSent?: boolean | undefined;
 }
 
 /**
@@ -46,34 +75,33 @@ export interface EwayBillResult {
  * @throws {TypeError} when the API key or base URL is missing, or an option is invalid.
  */
 export class ServiceClient {
-  readonly #apiKey: string;
+  /** The key of each attempt: a fixed key, or a function read before each attempt. */
+  readonly #credentials: Credentials;
   readonly #options: ResolvedOptions;
-  /** The headers of every request; the ky instance that sends them is made on the first send. */
+  /** The headers of every request but the key; the ky instance that sends them is made on the first send. */
   readonly #headers: Headers;
   #senderMade: Sender | undefined;
   /** The client's `fetch` option, or the global fetch looked up at each call (so msw and other patches apply). */
   readonly #fetch: typeof globalThis.fetch;
-  /** Replaces the key in what goes into errors, logs and hooks; never applied to a success answer. */
-  readonly #redact: Redactor;
   readonly #limiter: RateLimiter;
 
   constructor(options: ServiceClientOptions = {}) {
     installInspect();
     const { apiKey, resolved } = resolveOptions(options);
-    this.#apiKey = apiKey;
-    this.#redact = redactor(apiKey);
+    this.#credentials = new Credentials(apiKey, options.rateLimitKey);
     this.#options = resolved;
     this.#limiter = options.rateLimiter ?? sharedRateLimiter();
-    registerBudget(this, apiKey);
-    // One Headers object, so a user header spelt in another case replaces ours instead of being joined to it;
-    // the three the SDK owns are set last and cannot be overridden. A User-Agent of the caller's (an ERP's name and
-    // version) is added after the SDK's, so the service can still tell which SDK version sent a request.
+    registerBudget(this, options.rateLimitKey === undefined ? apiKey : `budget:${options.rateLimitKey}`);
+    // One Headers object, so a user header spelt in another case replaces ours instead of being joined to it; the
+    // ones the SDK owns are set per attempt and cannot be overridden (the key is read per attempt, as it may rotate).
+    // A User-Agent of the caller's (an ERP's name and version) is added after the SDK's, so the service can still
+    // tell which SDK version sent a request.
     const headers = new Headers();
     for (const [name, value] of Object.entries(resolved.headers)) headers.set(name, value);
     const callerAgent = headers.get('User-Agent')?.trim();
     headers.set('User-Agent', callerAgent ? `${userAgent()} ${callerAgent}` : userAgent());
-    headers.set('Authorization', `Bearer ${this.#apiKey}`);
-    headers.set('Content-Type', 'application/json');
+    headers.delete('Authorization');
+    headers.delete('Content-Type');
     headers.set('Accept', 'application/json');
     this.#headers = headers;
     this.#fetch = resolved.fetch ?? ((resource, init) => globalThis.fetch(resource, init));
@@ -107,19 +135,96 @@ export class ServiceClient {
    */
   async createEwayBill(docHashId: string, model: EwayBillModel, options?: RequestOptions): Promise<EwayBillResult> {
     const callOptions = checkRequestOptions(options);
-    // Only the URL and the body outlive this line: a queued call holds its ~1 KB body, not the parsed model too.
-    const { url, body } = this.#prepare(docHashId, model);
-    const answer = await sendWithRetries(this.#senderMade ?? (await this.#sender()), {
-      docHashId,
-      url,
-      body,
-      timeout: resolveTimeout(callOptions.timeout, this.#options.timeout, 'options.timeout'),
-      maxRetries: resolveRetries(callOptions.maxRetries, this.#options.maxRetries, 'options.maxRetries'),
-      signal: callOptions.signal,
-      retryWhenMaybeSent: callOptions.retryWhenMaybeSent === true,
-    });
+    // Only the body outlives this line: a queued call holds its ~1 KB body, not the parsed model too.
+    const body = this.#prepare(docHashId, model);
+    const answer = await this.#send(
+      {
+        method: 'POST',
+        // Built here, not checked as a caller's path: the id is one encoded segment ('a/b' is sent as 'a%2Fb').
+        url: `${this.#options.baseUrl}/v2/ewaybill/${encodeURIComponent(docHashId)}`,
+        path: '/v2/ewaybill/{doc_hash_id}',
+        route: '/v2/ewaybill/{doc_hash_id}',
+        body,
+        docHashId,
+        success: 'success-flag',
+      },
+      callOptions,
+    );
     const { message } = answer.json as { message?: unknown };
-    return { success: true, message: typeof message === 'string' ? message : '' };
+    const text = typeof message === 'string' ? message : '';
+    const ewayBillNumber = ewayBillNumberIn(text);
+    const result = ewayBillNumber ? { success: true, message: text, ewayBillNumber } : { success: true, message: text };
+    return withMeta(result as EwayBillResult, answer.meta);
+  }
+
+  /**
+   * Calls any endpoint of the service, under the same key, rate-limit budget, retries, typed errors, hooks and logger
+   * as `createEwayBill`. Resolves with the answer's parsed JSON body (checked and typed by `options.schema` when
+   * given); an object answer also has a non-enumerable `lastResponse` (status, headers, request id).
+   *
+   * The spec shows only the e-way bill operation's payloads: for the others (`POST /v2/doc`, `GET /v2/product/list`)
+   * the SDK does not pretend to know them. Type the answer with `T` or, better, check it with `schema`.
+   *
+   * @param method `'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'`. GET, PUT and DELETE are retried after a timeout, a
+   *   reset after sending, or a 502/503/504; POST and PATCH are never resent after a possible send (unless
+   *   `retryWhenMaybeSent`).
+   * @param path Relative to `baseUrl`, starting with `/`: `'/v2/doc'`. The key never leaves the base URL: an absolute
+   *   URL, `//host`, a backslash, `.`/`..` segments and their percent-encoded forms are refused.
+   * @throws {TypeError} a bad method, path or option; nothing was sent.
+   * @throws {ValidationError} a body JSON cannot hold; nothing was sent.
+   * @throws {UnauthorizedError | ForbiddenError | PortalError | BadRequestError | RateLimitError | ServerError | ApiError}
+   *   the service answered with an error.
+   * @throws {UnexpectedResponseError} a 2xx answer failed `options.schema`.
+   * @throws {TimeoutError | ConnectionError | AbortedAfterSendError} no answer; see `mayHaveSucceeded`.
+   * @example
+   * const doc = await client.request<{ hash_id: string }>('POST', '/v2/doc', { body: invoice });
+   * const products = await client.request('GET', '/v2/product/list', { query: { page: 1 } });
+   */
+  async request<T = unknown>(method: HttpMethod, path: string, options?: ServiceRequestOptions<T>): Promise<T> {
+    if (!(HTTP_METHODS as readonly unknown[]).includes(method)) {
+      throw new TypeError(`request: method must be one of ${HTTP_METHODS.join(', ')}; got ${describeValue(method)}`);
+    }
+    const callOptions = checkRequestOptions(options, 'request') as ServiceRequestOptions<T>;
+    const schema = checkSchema(callOptions.schema);
+    const headers = checkHeaders(callOptions.headers);
+    const body = jsonBody(callOptions.body);
+    const answer = await this.#send(
+      { method, path, route: path, body, headers, query: callOptions.query, success: 'any-2xx' },
+      callOptions,
+    );
+    const data = answer.json;
+    if (!schema) return withMeta(data as T, answer.meta);
+    const checked = await schema['~standard'].validate(data);
+    if (checked.issues) {
+      throw new UnexpectedResponseError({
+        status: answer.status,
+        message: `The service's answer to ${method} ${path} does not match the schema given`,
+        body: data,
+        headers: { ...answer.meta.headers },
+        request: answer.request,
+        issues: schemaIssues(checked),
+      });
+    }
+    return withMeta(checked.value as T, answer.meta);
+  }
+
+  /** The one send path of every call: the URL, the per-call options, the retry loop, the answer's metadata. */
+  async #send(what: SendWhat, options: RequestOptions): Promise<AnswerInfo & { readonly meta: ResponseMeta }> {
+    const call: Call = {
+      method: what.method,
+      url: what.url ?? resolvePath(this.#options.baseUrl, what.path, what.query),
+      route: what.route,
+      body: what.body,
+      headers: what.headers,
+      docHashId: what.docHashId,
+      timeout: resolveTimeout(options.timeout, this.#options.timeout, 'options.timeout'),
+      maxRetries: resolveRetries(options.maxRetries, this.#options.maxRetries, 'options.maxRetries'),
+      signal: options.signal,
+      retryWhenMaybeSent: options.retryWhenMaybeSent === true,
+      success: what.success,
+    };
+    const answer = await sendWithRetries(this.#senderMade ?? (await this.#sender()), call);
+    return { ...answer, meta: responseMeta(answer, answer.redact?.text ?? String) };
   }
 
   /**
@@ -139,7 +244,7 @@ export class ServiceClient {
   }
 
   /** Checks the model and the docHashId (throws a ValidationError listing every problem) and builds the request. */
-  #prepare(docHashId: string, model: EwayBillModel): { url: string; body: string } {
+  #prepare(docHashId: string, model: EwayBillModel): string {
     const parsed = parseModel(model);
     const idProblem = docHashIdProblem(docHashId);
     if (parsed instanceof ValidationError) {
@@ -156,8 +261,7 @@ export class ServiceClient {
       throw new ValidationError(subject, all);
     }
     this.#preflight(parsed.data, docHashId);
-    const url = `${this.#options.baseUrl}/v2/ewaybill/${encodeURIComponent(docHashId)}`;
-    return { url, body: JSON.stringify(parsed.data) };
+    return JSON.stringify(parsed.data);
   }
 
   /** Runs the portal-rule preflight in the configured mode: nothing, warnings, or a ValidationError. */
@@ -181,44 +285,18 @@ export class ServiceClient {
     }
   }
 
-  /** Whether an answer is the service's success answer: a 2xx whose JSON body says `success: true`. */
-  static #isSuccess(answer: AnswerInfo): boolean {
-    return answer.status >= 200 && answer.status < 300 && (answer.json as { success?: unknown })?.success === true;
-  }
-
-  #toError(answer: AnswerInfo): ApiError {
-    const ok = answer.status >= 200 && answer.status < 300;
-    const json = answer.json as { success?: unknown } | undefined;
-    if (ok && json?.success !== false) {
-      // A 2xx that is not a success answer: the service may well have generated the bill.
-      return new ApiError({
-        status: answer.status,
-        message: `The service answered HTTP ${answer.status} with a body that is not a success answer; the e-way bill may have been generated`,
-        body: this.#redact.value(answer.json ?? keptBody(answer.bodyText)),
-        headers: Object.fromEntries([...answer.headers].map(([name, value]) => [name, this.#redact.text(value)])),
-        request: answer.request,
-        mayHaveSucceeded: true,
-      });
-    }
-    return mapErrorAnswer({ ...answer, redact: this.#redact });
-  }
-
   /** The retry loop's view of this client, made on the first send (ky is imported then; see {@link loadKy}). */
   async #sender(): Promise<Sender> {
     if (this.#senderMade) return this.#senderMade;
-    const keyId = await rateLimitKeyId(this.#apiKey);
-    const ky = await loadKy();
+    const [ky] = await Promise.all([loadKy(), prepareTelemetry()]);
     this.#senderMade ??= {
       http: ky.create({ retry: 0, timeout: false, throwHttpErrors: false, headers: this.#headers }),
       fetch: this.#fetch,
       limiter: this.#limiter,
-      keyId,
+      credentials: this.#credentials,
       hooks: this.#options.hooks,
       logger: this.#options.logger,
       retryPolicy: defaultRetryPolicy,
-      scrub: this.#redact.text,
-      isSuccess: ServiceClient.#isSuccess,
-      toError: (answer) => this.#toError(answer),
     };
     return this.#senderMade;
   }
@@ -282,4 +360,19 @@ function installInspect(): void {
     configurable: true,
     writable: true,
   });
+}
+
+/** What a call sends, as the client's methods describe it to the send path. */
+interface SendWhat {
+  readonly method: HttpMethod;
+  /** The path as given to `request`, checked before it becomes the URL. */
+  readonly path: string;
+  /** A URL the client built itself (the e-way bill's), used as it is. */
+  readonly url?: string | undefined;
+  readonly route: string;
+  readonly body: string | undefined;
+  readonly success: SuccessRule;
+  readonly docHashId?: string | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly query?: unknown;
 }

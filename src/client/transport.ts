@@ -1,7 +1,7 @@
 import type { KyInstance } from 'ky';
 import type { RequestSummary } from '../errors/api-error.js';
 import type { AnswerInfo } from '../errors/map-response.js';
-import { TimeoutError } from '../errors/transport-errors.js';
+import { AbortedAfterSendError, TimeoutError } from '../errors/transport-errors.js';
 import { abortError } from '../internal/abort.js';
 import { connectionFailure } from './transport-failure.js';
 import { watchWrite } from './write-tracker.js';
@@ -59,13 +59,20 @@ export function parseJson(text: string): unknown {
   }
 }
 
+/** The HTTP methods a call can use. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 /** What one attempt needs. */
 export interface AttemptInput {
   readonly ky: KyInstance;
   /** The fetch to send with: the client's `fetch` option, or the global one. */
   readonly fetch: typeof globalThis.fetch;
+  readonly method: HttpMethod;
   readonly url: string;
-  readonly body: string;
+  /** The JSON body, or `undefined` for none. */
+  readonly body: string | undefined;
+  /** This attempt's own headers (the key as read for it, the call's headers); the client's are on the ky instance. */
+  readonly headers: Headers;
   readonly timeout: number | false;
   readonly signal: AbortSignal | undefined;
   readonly request: RequestSummary;
@@ -78,8 +85,9 @@ export interface AttemptInput {
 }
 
 /**
- * Sends one request and reads the whole answer. Resolves to the answer whatever its status (a 3xx included: the POST
- * never follows a redirect); rejects with `ConnectionError`, `TimeoutError`, or the caller's `AbortError`. The timeout
+ * Sends one request and reads the whole answer. Resolves to the answer whatever its status (a 3xx included: a call
+ * never follows a redirect); rejects with `ConnectionError`, `TimeoutError`, the caller's `AbortError` before the
+ * request was handed to fetch, or `AbortedAfterSendError` after. The timeout
  * and the caller's signal end the attempt even when a custom fetch, or the body it returns, ignores them.
  *
  * Hand-written rather than `AbortSignal.any` + `AbortSignal.timeout`: the attempt's own controller, timer and the one
@@ -89,6 +97,7 @@ export interface AttemptInput {
 export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
   const caller = input.signal;
   if (caller?.aborted) throw abortError(caller);
+  const { onSent, onLeaving } = input;
   const attempt = new AbortController();
   let timedOut = false;
   let rejectAborted: (reason: unknown) => void = () => {};
@@ -113,9 +122,9 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
   let dispatched = false;
   let unwatch: (() => void) | undefined;
   const sendingFetch: typeof globalThis.fetch = (resource, init) => {
-    if (!dispatched) {
-      input.onSent?.();
-      if (input.onSent) unwatch = watchWrite(input.url, { leaving: () => input.onLeaving?.(), written: input.onSent });
+    if (!dispatched && onSent) {
+      onSent();
+      unwatch = watchWrite(input.method, input.url, { leaving: () => onLeaving?.(), written: onSent });
     }
     dispatched = true;
     // The attempt's signal goes to fetch itself, not through ky: ky would join it to its own with AbortSignal.any,
@@ -124,7 +133,13 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
   };
   try {
     const response = await raceAbort(
-      input.ky.post(input.url, { body: input.body, fetch: sendingFetch, redirect: 'manual' }),
+      input.ky(input.url, {
+        method: input.method,
+        body: input.body,
+        headers: input.headers,
+        fetch: sendingFetch,
+        redirect: 'manual',
+      }),
       aborted,
     );
     const bodyText = await readCapped(response, aborted);
@@ -137,7 +152,13 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
       redirected: response.redirected || response.type === 'opaqueredirect',
     };
   } catch (error) {
-    if (caller?.aborted) throw abortError(caller);
+    // Once fetch was called the request may be on its way (a cold connection is written a moment later, and a custom
+    // fetch cannot be watched): an abort from then on may hide an answer the service gave (issue 17, finding 1).
+    if (caller?.aborted) {
+      throw dispatched
+        ? new AbortedAfterSendError({ request: input.request, cause: caller.reason })
+        : abortError(caller);
+    }
     if (timedOut) {
       throw new TimeoutError(input.timeout as number, { mayHaveSucceeded: dispatched, request: input.request });
     }

@@ -50,8 +50,8 @@ function tracker(): TrackerState | undefined {
   channels.subscribe('undici:request:create', (message) => {
     try {
       const request = requestOf(message);
-      if (request?.method !== 'POST' || typeof request.origin !== 'string') return;
-      const key = `${request.origin}${String(request.path)}`;
+      if (typeof request?.method !== 'string' || typeof request.origin !== 'string') return;
+      const key = `${request.method} ${request.origin}${String(request.path)}`;
       const queue = state.unbound.get(key);
       const pending = queue?.shift();
       if (!pending || !queue) return;
@@ -78,16 +78,16 @@ function tracker(): TrackerState | undefined {
 }
 
 /**
- * Watches the POST to `url` that is about to be handed to fetch. Returns a function that stops watching (call it when
+ * Watches the request (`method` to `url`) that is about to be handed to fetch. Returns a function that stops watching (call it when
  * the attempt settles); a no-op where nothing can be watched.
  */
-export function watchWrite(url: string, watch: WriteWatch): () => void {
+export function watchWrite(method: string, url: string, watch: WriteWatch): () => void {
   const state = tracker();
   if (!state) return () => {};
   let key: string;
   try {
     const parsed = new URL(url);
-    key = `${parsed.origin}${parsed.pathname}${parsed.search}`;
+    key = `${method} ${parsed.origin}${parsed.pathname}${parsed.search}`;
   } catch {
     return () => {};
   }

@@ -1,3 +1,4 @@
+import { requestIdFrom } from './request-id.js';
 import { ServiceError } from './service-error.js';
 
 /** The request an error answered, without its headers (so never the API key). */
@@ -61,6 +62,14 @@ export class ApiError extends ServiceError {
     this.request = init.request;
     this.mayHaveSucceeded = init.mayHaveSucceeded ?? init.status >= 500;
   }
+
+  /**
+   * The request id of the answer (`x-request-id` or a like header), when one was sent: quote it to the service's
+   * support. Read from {@link ApiError.headers}; not a field of its own, so `toJSON` is unchanged.
+   */
+  get requestId(): string | undefined {
+    return requestIdFrom(this.headers);
+  }
 }
 
 /** 401 `UNAUTHORIZED`: the API key is missing, malformed or invalid (spec, Authentication rule 6). */
@@ -120,5 +129,25 @@ export class RedirectError extends ApiError {
   constructor(init: ApiErrorInit & { location?: string | undefined }) {
     super({ ...init, mayHaveSucceeded: true });
     this.location = init.location;
+  }
+}
+
+/**
+ * A success answer (2xx) whose body failed the `schema` given to `request`: the service acted, but its answer is not
+ * the shape the caller expects. `issues` says where; `body` holds what came.
+ */
+export class UnexpectedResponseError extends ApiError {
+  static override readonly code: string = 'UNEXPECTED_RESPONSE';
+  override name = 'UnexpectedResponseError';
+  /** What the schema found, each with the path of the field in the answer. */
+  readonly issues: readonly {
+    readonly path: readonly (string | number)[];
+    readonly field: string;
+    readonly message: string;
+  }[];
+
+  constructor(init: ApiErrorInit & { issues: UnexpectedResponseError['issues'] }) {
+    super({ ...init, mayHaveSucceeded: true });
+    this.issues = init.issues;
   }
 }

@@ -9,6 +9,7 @@ export {
   RedirectError,
   ServerError,
   UnauthorizedError,
+  UnexpectedResponseError,
 } from './api-error.js';
 export { isAlreadyGenerated, PortalError, parsePortalCode } from './portal-error.js';
 export { RateLimiterUnavailableError } from './rate-limiter-unavailable.js';

@@ -103,6 +103,9 @@ function describeStatus(answer: AnswerInfo, errorCode: string | undefined): stri
 export const mapErrorAnswer: ErrorMapper = (answer) => {
   const redact = answer.redact ?? asIs;
   const envelope = envelopeOf(answer.json);
+  // The service's own refusal, in its error envelope, is its answer whatever the status says (a gateway may relabel it
+  // 502): definitive, never "may have succeeded", never resent (issue 17, finding 3).
+  const definitive = isDefinitiveRefusal(answer.json, envelope.errorCode);
   const errorCode =
     envelope.errorCode === undefined || KNOWN_CODE.test(envelope.errorCode)
       ? envelope.errorCode
@@ -116,7 +119,8 @@ export const mapErrorAnswer: ErrorMapper = (answer) => {
     headers: headersObject(answer.headers, redact),
     request: answer.request,
   };
-  if ((answer.status >= 300 && answer.status < 400) || answer.redirected) {
+  if (definitive) init.mayHaveSucceeded = false;
+  if (!definitive && ((answer.status >= 300 && answer.status < 400) || answer.redirected)) {
     const location = answer.headers.get('location');
     return new RedirectError({
       ...init,
@@ -131,11 +135,56 @@ export const mapErrorAnswer: ErrorMapper = (answer) => {
   if (envelope.errorCode === 'UNAUTHORIZED') return new UnauthorizedError(init);
   if (envelope.errorCode === 'FORBIDDEN') return new ForbiddenError(init);
   if (envelope.errorCode === 'INVALID_HASH_ID') return new InvalidHashIdError(init);
-  if (answer.status === 429) {
+  if (answer.status === 429 && !definitive) {
     return new RateLimitError({ ...init, retryAfter: parseRetryAfter(answer.headers.get('retry-after')) });
   }
-  if (answer.status >= 500) return new ServerError(init);
+  if (answer.status >= 500 && !definitive) return new ServerError(init);
   if (answer.status === 400) return new BadRequestError(init);
   if (answer.status === 401 && envelope.errorCode === undefined) return new UnauthorizedError(init);
   return new ApiError(init);
 };
+
+/** The `error_code`s that are the service's definitive refusal: it did not act, and sending again changes nothing. */
+const DEFINITIVE_CODE = /^(?:UNAUTHORIZED|FORBIDDEN|INVALID_HASH_ID|PORTAL_ERROR_\d{1,16})$/;
+
+/** Whether a body is the service's error envelope (`success: false`) with a refusal code. */
+function isDefinitiveRefusal(json: unknown, errorCode: string | undefined): boolean {
+  return (
+    errorCode !== undefined &&
+    DEFINITIVE_CODE.test(errorCode) &&
+    (json as { success?: unknown } | undefined)?.success === false
+  );
+}
+
+/** What a call counts as its success answer. */
+export type SuccessRule =
+  /** A 2xx whose JSON body says `success: true` (the e-way bill operation). */
+  | 'success-flag'
+  /** Any 2xx, unless its body is the error envelope (`success: false`): the operations the spec does not show. */
+  | 'any-2xx';
+
+/** Whether an answer is the call's success answer. */
+export function isSuccessAnswer(answer: AnswerInfo, rule: SuccessRule): boolean {
+  if (answer.status < 200 || answer.status >= 300 || answer.redirected) return false;
+  const flag = (answer.json as { success?: unknown } | null | undefined)?.success;
+  return rule === 'success-flag' ? flag === true : flag !== false;
+}
+
+/**
+ * The typed error of an answer that is not the call's success answer: the one place where an answer becomes an error.
+ * A 2xx that is not a success answer says the service may well have acted (`mayHaveSucceeded: true`).
+ */
+export function answerError(answer: AnswerInfo): ApiError {
+  const ok = answer.status >= 200 && answer.status < 300 && !answer.redirected;
+  const json = answer.json as { success?: unknown } | undefined;
+  if (!ok || json?.success === false) return mapErrorAnswer(answer);
+  const redact = answer.redact ?? asIs;
+  return new ApiError({
+    status: answer.status,
+    message: `The service answered HTTP ${answer.status} with a body that is not a success answer; it may have acted on the request`,
+    body: redact.value(answer.json ?? keptBody(answer.bodyText)),
+    headers: headersObject(answer.headers, redact),
+    request: answer.request,
+    mayHaveSucceeded: true,
+  });
+}

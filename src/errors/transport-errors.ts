@@ -93,3 +93,26 @@ export class AbortedAfterSendError extends ServiceError {
     this.request = init.request;
   }
 }
+
+/**
+ * `error` as the outcome of a call one of whose earlier attempts may have reached the service: whatever failed
+ * afterwards (a 429, a refused connection, an abort before the resend), the service may have acted, and the outcome
+ * must say so (issue 17, finding 4). An `AbortError` becomes an {@link AbortedAfterSendError}; an SDK error gets
+ * `mayHaveSucceeded: true` and a sentence in its message; anything else is wrapped in a `ServiceError` that says so.
+ * Internal.
+ */
+export function withEarlierSend(error: unknown, request: RequestSummary | undefined): Error {
+  if (mayHaveSucceeded(error)) return error as Error;
+  if (error instanceof Error && error.name === 'AbortError' && !(error instanceof ServiceError)) {
+    return new AbortedAfterSendError({ request, cause: (error as { cause?: unknown }).cause ?? error });
+  }
+  const note = 'an earlier attempt of this call may have reached the service, so it may have acted on it';
+  if (error instanceof ServiceError) {
+    Object.defineProperty(error, 'mayHaveSucceeded', { value: true, enumerable: true, configurable: true });
+    error.message = `${error.message} (${note})`;
+    return error;
+  }
+  const wrapped = new ServiceError(`The call failed after ${note}`, { cause: error });
+  Object.defineProperty(wrapped, 'mayHaveSucceeded', { value: true, enumerable: true, configurable: true });
+  return wrapped;
+}

@@ -215,7 +215,7 @@ describe('hardening', () => {
       hooks: { onResponse: (e) => ends.push(e.code) },
     });
     const pending = client.createEwayBill('d', validModel(), { signal: controller.signal });
-    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    expect(ends).toEqual(['ABORTED']);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortedAfterSendError', mayHaveSucceeded: true });
+    expect(ends).toEqual(['ABORTED_AFTER_SEND']);
   });
 });

@@ -64,14 +64,14 @@ describe('a custom fetch that ignores the signal cannot make a call hang', () =>
     expect(error).toMatchObject({ mayHaveSucceeded: true });
   });
 
-  it("ends with the caller's AbortError when fetch never settles", async () => {
+  it('ends with AbortedAfterSendError (the reason as cause) when fetch never settles', async () => {
     const controller = new AbortController();
     const { client } = clientWith(() => {
       queueMicrotask(() => controller.abort('user left'));
       return never();
     });
     const error = await client.createEwayBill('doc', validModel(), { signal: controller.signal }).catch((e) => e);
-    expect(error).toMatchObject({ name: 'AbortError', cause: 'user left' });
+    expect(error).toMatchObject({ name: 'AbortedAfterSendError', mayHaveSucceeded: true, cause: 'user left' });
   });
 
   it('ends with a TimeoutError when the body stalls after the headers', async () => {
@@ -127,7 +127,7 @@ describe('the options of one call', () => {
 
   it('reports an apiKey that is not a string as such, without showing it', () => {
     expect(() => new ServiceClient({ apiKey: 1234567 as never, baseUrl: BASE_URL })).toThrow(
-      /apiKey must be a string; got a number \(the value is not shown\)/,
+      /apiKey must be a string or a function that returns one; got a number \(the value is not shown\)/,
     );
   });
 });

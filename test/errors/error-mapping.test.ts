@@ -132,7 +132,7 @@ describe('error answers map to typed errors', () => {
     const error = await failureOf(answer);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'API_ERROR', status: 200, mayHaveSucceeded: true });
-    expect((error as ApiError).message).toMatch(/may have been generated/);
+    expect((error as ApiError).message).toMatch(/may have acted on the request/);
   });
 
   it('never puts the API key in the message, JSON or inspection output of an error', async () => {

@@ -88,6 +88,12 @@ describe('the client and schema types', () => {
     expectTypeOf<ReturnType<ServiceClient['createEwayBill']>>().resolves.toEqualTypeOf<{
       readonly success: true;
       readonly message: string;
+      readonly ewayBillNumber?: string;
+      readonly lastResponse: {
+        readonly status: number;
+        readonly headers: Readonly<Record<string, string>>;
+        readonly requestId: string | undefined;
+      };
     }>();
   });
 

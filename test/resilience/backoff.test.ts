@@ -70,9 +70,9 @@ describe('defaultRetryPolicy', () => {
   afterEach(() => vi.restoreAllMocks());
 
   // With Math.random at 0, a backoff answer is exactly 500 × 2^(attempt − 1), so it is told apart from a Retry-After.
-  const decide = (error: unknown, attempt = 1, retryWhenMaybeSent = false) => {
+  const decide = (error: unknown, attempt = 1, retryWhenMaybeSent = false, idempotent = false) => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
-    return defaultRetryPolicy({ error, attempt, retryWhenMaybeSent });
+    return defaultRetryPolicy({ error, attempt, retryWhenMaybeSent, idempotent });
   };
   const rateLimited = (retryAfter?: number) => new RateLimitError({ status: 429, message: 'slow down', retryAfter });
   const connection = (mayHaveSucceeded: boolean) => new ConnectionError('reset', { mayHaveSucceeded });

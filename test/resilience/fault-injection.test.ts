@@ -128,7 +128,7 @@ describe('faults where the service may have acted: a typed error, and the POST i
     expect(retries.map((r) => r.reason)).toEqual(['TIMEOUT']);
   });
 
-  it('an abort in flight rejects with an AbortError carrying the reason', async () => {
+  it('an abort in flight rejects with AbortedAfterSendError carrying the reason (the bill may exist)', async () => {
     const controller = new AbortController();
     // Abort once the POST has reached the server (not after a fixed delay, which a loaded machine can outrun).
     const abortOnArrival: Fault = (req, res, socket) => {
@@ -136,7 +136,7 @@ describe('faults where the service may have acted: a typed error, and the POST i
       controller.abort('shutting down');
     };
     const { error, posts } = await run([abortOnArrival], {}, { signal: controller.signal });
-    expect(error).toMatchObject({ name: 'AbortError', cause: 'shutting down' });
+    expect(error).toMatchObject({ name: 'AbortedAfterSendError', mayHaveSucceeded: true, cause: 'shutting down' });
     expect(posts).toBe(1);
   });
 });

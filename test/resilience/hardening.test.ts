@@ -480,7 +480,7 @@ describe('an abort or a timeout reaches the socket, not only the promise', () =>
         await arrival;
         if (how === 'caller abort') controller.abort();
         const { error } = await call;
-        expect((error as Error).name).toBe(how === 'timeout' ? 'TimeoutError' : 'AbortError');
+        expect((error as Error).name).toBe(how === 'timeout' ? 'TimeoutError' : 'AbortedAfterSendError');
         // Bounded: the socket must close well before the test's own timeout.
         await Promise.race([
           closing,

@@ -120,8 +120,11 @@ describe("Node's fetch reports when a request was written", () => {
     const events: string[] = [];
     const other: string[] = [];
     try {
-      const stop = watchWrite(url, { leaving: () => events.push('leaving'), written: () => events.push('written') });
-      const stopOther = watchWrite(`http://127.0.0.1:${port}/api/v2/ewaybill/other`, {
+      const stop = watchWrite('POST', url, {
+        leaving: () => events.push('leaving'),
+        written: () => events.push('written'),
+      });
+      const stopOther = watchWrite('POST', `http://127.0.0.1:${port}/api/v2/ewaybill/other`, {
         leaving: () => other.push('leaving'),
         written: () => other.push('written'),
       });

@@ -1,0 +1,77 @@
+import { describeType } from '../internal/describe.js';
+import { type Redactor, redactor } from '../internal/redact.js';
+import { rateLimitKeyId } from '../throttle/rate-limiter.js';
+
+/** An API key, or a function that returns the current one (read before each attempt, so a rotated key is picked up). */
+export type ApiKeySource = string | (() => string | Promise<string>);
+
+/** The key one attempt sends, with what is derived from it. Lives for one attempt; never printed. */
+export interface Credential {
+  /** The `Authorization` header's value. */
+  readonly authorization: string;
+  /** The rate-limit budget's id: a hash of `rateLimitKey`, or of the key. Never the key. */
+  readonly keyId: string;
+  /** Replaces this key in what goes into errors, logs and hooks. */
+  readonly redact: Redactor;
+  /** The key itself, to compare with the next read (a rotation). */
+  readonly key: string;
+}
+
+/** Why a key is unusable, or `undefined`. The key itself is never quoted. */
+export function keyProblem(key: unknown): string | undefined {
+  if (typeof key !== 'string') return `must be a string; got ${describeType(key)} (the value is not shown)`;
+  const trimmed = key.trim();
+  if (trimmed === '') return 'is empty';
+  if (/[\s]/.test(trimmed) || /[^\x21-\x7e]/.test(trimmed)) {
+    return 'contains whitespace or non-ASCII characters; check how it was copied (the key is not shown)';
+  }
+  return undefined;
+}
+
+/**
+ * Reads the key for each attempt. A fixed key is derived once; a key function is called before every attempt and what
+ * it returns is kept only by that attempt (the spec: a regenerated key must reach every server that uses it).
+ */
+export class Credentials {
+  readonly #source: ApiKeySource;
+  readonly #budget: string | undefined;
+  #fixed: Credential | undefined;
+  #budgetId: string | undefined;
+
+  constructor(source: ApiKeySource, rateLimitKey: string | undefined) {
+    this.#source = source;
+    this.#budget = rateLimitKey;
+  }
+
+  /** Whether the key is read anew for each attempt (a function), so a refused key may have been rotated meanwhile. */
+  get rotates(): boolean {
+    return typeof this.#source === 'function';
+  }
+
+  /** The credential of the next attempt. Rejects with a `TypeError` (without the key) when the function's key is unusable. */
+  async read(): Promise<Credential> {
+    const source = this.#source;
+    if (this.#fixed) return this.#fixed;
+    let key: unknown;
+    if (typeof source === 'string') key = source;
+    else {
+      try {
+        key = await source();
+      } catch (error) {
+        throw new TypeError('apiKey: the key function threw or rejected (see cause)', { cause: error });
+      }
+    }
+    const problem = keyProblem(key);
+    if (problem) throw new TypeError(`apiKey: the key function's result ${problem}`);
+    const trimmed = (key as string).trim();
+    this.#budgetId ??= this.#budget === undefined ? undefined : await rateLimitKeyId(`budget:${this.#budget}`);
+    const made: Credential = {
+      authorization: `Bearer ${trimmed}`,
+      keyId: this.#budgetId ?? (await rateLimitKeyId(trimmed)),
+      redact: redactor(trimmed),
+      key: trimmed,
+    };
+    if (typeof source === 'string') this.#fixed = made;
+    return made;
+  }
+}

@@ -1,0 +1,200 @@
+// What `client.request` accepts: a path that cannot leave the base URL, a query, a JSON body, headers the SDK does not
+// own, and a Standard Schema for the answer. Everything here runs before anything is sent.
+import { ValidationError, validationIssue } from '../errors/validation-error.js';
+import { describeType, describeValue } from '../internal/describe.js';
+import type { HttpMethod } from './transport.js';
+
+/** The methods `request` sends. */
+export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** A query parameter's value; `undefined` leaves the parameter out, an array repeats it. */
+export type QueryValue = string | number | boolean | undefined | readonly (string | number | boolean)[];
+
+/** The headers only the SDK sets: the key, and the JSON it sends and expects. */
+const OWNED_HEADERS = new Set(['authorization', 'content-type', 'accept']);
+
+/** `.` or `..` as a path segment, also percent-encoded (`%2e`, `.%2E`), which URL parsers resolve as navigation. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/**
+ * The URL of `path` under `baseUrl`. The key is sent only to the base URL's origin and path prefix, so anything that
+ * could point elsewhere is refused before sending (issue 18; the trap of cognite-sdk-js #83).
+ * @throws {TypeError} naming what is wrong with `path`.
+ */
+export function resolvePath(baseUrl: string, path: unknown, query: unknown): string {
+  if (typeof path !== 'string') throw new TypeError(`request: path must be a string; got ${describeType(path)}`);
+  const bad = (why: string) => new TypeError(`request: path ${describeValue(path)} ${why}`);
+  if (!path.startsWith('/')) throw bad("must start with '/' and be relative to baseUrl (for example '/v2/doc')");
+  if (path.startsWith('//')) throw bad('must not start with // (a protocol-relative URL to another host)');
+  if (/[\\]|%5c/i.test(path)) throw bad('must not hold a backslash, plain or percent-encoded');
+  if (/%2f/i.test(path)) throw bad('must not hold a percent-encoded slash (%2F)');
+  if (/[?#]/.test(path)) throw bad('must not hold ? or #: pass the query as options.query');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
+  if (/[\u0000-\u0020\u007f]/.test(path)) throw bad('must not hold spaces or control characters');
+  if (/%(?![0-9a-f]{2})/i.test(path)) throw bad('holds a % that is not a percent-encoding');
+  if (
+    path
+      .slice(1)
+      .split('/')
+      .some((segment) => DOT_SEGMENT.test(segment))
+  ) {
+    throw bad("must not hold '.' or '..' segments, plain or percent-encoded");
+  }
+  const base = new URL(`${baseUrl}/`);
+  const url = new URL(`${baseUrl}${path}`);
+  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) {
+    throw bad(`resolves outside baseUrl (${base.origin}${base.pathname})`);
+  }
+  appendQuery(url, query);
+  return url.href;
+}
+
+function appendQuery(url: URL, query: unknown): void {
+  if (query === undefined) return;
+  if (typeof query !== 'object' || query === null || Array.isArray(query)) {
+    throw new TypeError(`request: options.query must be an object of parameters; got ${describeType(query)}`);
+  }
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (!['string', 'number', 'boolean'].includes(typeof item)) {
+        throw new TypeError(
+          `request: options.query.${name} must be a string, number, boolean or an array of them; got ${describeType(item)}`,
+        );
+      }
+      url.searchParams.append(name, String(item));
+    }
+  }
+}
+
+/** The call's headers, checked: strings only, and none of the three the SDK owns. */
+export function checkHeaders(headers: unknown): Readonly<Record<string, string>> | undefined {
+  if (headers === undefined) return undefined;
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+    throw new TypeError(
+      `request: options.headers must be an object of header names to strings; got ${describeType(headers)}`,
+    );
+  }
+  const checked: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== 'string') {
+      throw new TypeError(`request: options.headers.${name} must be a string; got ${describeType(value)}`);
+    }
+    if (OWNED_HEADERS.has(name.toLowerCase())) {
+      throw new TypeError(
+        `request: options.headers.${name} cannot be set: the SDK sets Authorization, Content-Type and Accept`,
+      );
+    }
+    checked[name] = value;
+  }
+  // The Headers constructor refuses names and values HTTP cannot carry (a newline in a value, say): a TypeError here.
+  new Headers(checked);
+  return checked;
+}
+
+const MAX_BODY_DEPTH = 256;
+
+/**
+ * The body as JSON text. A value JSON cannot hold as given (a BigInt, a function, a symbol, `NaN` or `Infinity`, a
+ * cycle, `undefined` in an array) is a `ValidationError` naming where, instead of being dropped or turned into `null`
+ * by `JSON.stringify`. `undefined` object fields are left out, as JSON does.
+ */
+export function jsonBody(body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  const issues: ReturnType<typeof validationIssue>[] = [];
+  const seen = new Set<object>();
+  const walk = (value: unknown, path: (string | number)[], inArray: boolean): void => {
+    if (issues.length >= 20) return;
+    const type = typeof value;
+    if (value === null || type === 'string' || type === 'boolean') return;
+    if (type === 'number') {
+      if (!Number.isFinite(value)) issues.push(validationIssue(path, `${String(value)} is not a JSON number`));
+      return;
+    }
+    if (type === 'undefined') {
+      if (inArray || path.length === 0) issues.push(validationIssue(path, 'undefined cannot be sent as JSON'));
+      return;
+    }
+    if (type !== 'object') {
+      issues.push(validationIssue(path, `a ${type} cannot be sent as JSON`));
+      return;
+    }
+    const object = value as object;
+    if (typeof (object as { toJSON?: unknown }).toJSON === 'function') return;
+    if (seen.has(object)) {
+      issues.push(validationIssue(path, 'refers to itself (a cycle); JSON cannot hold it'));
+      return;
+    }
+    if (path.length >= MAX_BODY_DEPTH) {
+      issues.push(validationIssue(path, `is nested deeper than ${MAX_BODY_DEPTH} levels`));
+      return;
+    }
+    seen.add(object);
+    if (Array.isArray(object)) {
+      for (let index = 0; index < object.length; index++) walk(object[index], [...path, index], true);
+    } else for (const [key, item] of Object.entries(object)) walk(item, [...path, key], false);
+    seen.delete(object);
+  };
+  try {
+    walk(body, [], false);
+  } catch (error) {
+    issues.push(
+      validationIssue([], `could not be read: ${error instanceof Error ? error.message : describeValue(error)}`),
+    );
+  }
+  if (issues.length > 0) throw new ValidationError('request body', issues);
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    throw new ValidationError('request body', [
+      validationIssue(
+        [],
+        `could not be written as JSON: ${error instanceof Error ? error.message : describeValue(error)}`,
+      ),
+    ]);
+  }
+}
+
+/** A Standard Schema (zod, valibot, arktype, ...): what `options.schema` accepts. */
+export interface StandardSchemaV1<Output = unknown> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
+  };
+}
+
+type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | {
+      readonly issues: readonly {
+        readonly message: string;
+        readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+      }[];
+    };
+
+/** Checks `schema` is a Standard Schema. */
+export function checkSchema(schema: unknown): StandardSchemaV1 | undefined {
+  if (schema === undefined) return undefined;
+  const standard = (schema as { '~standard'?: { validate?: unknown } } | null)?.['~standard'];
+  if (typeof standard?.validate !== 'function') {
+    throw new TypeError(
+      `request: options.schema must be a Standard Schema (a zod, valibot or arktype schema); got ${describeType(schema)}`,
+    );
+  }
+  return schema as StandardSchemaV1;
+}
+
+/** The issues of a failed Standard Schema check, as the SDK's issues. */
+export function schemaIssues(result: StandardResult<unknown>): ReturnType<typeof validationIssue>[] {
+  return (result.issues ?? []).map((issue) =>
+    validationIssue(
+      (issue.path ?? []).map((segment) => {
+        const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
+        return typeof key === 'symbol' ? String(key) : (key as string | number);
+      }),
+      issue.message,
+    ),
+  );
+}

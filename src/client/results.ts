@@ -1,0 +1,57 @@
+import type { AnswerInfo } from '../errors/map-response.js';
+import { requestIdFrom } from '../errors/request-id.js';
+
+/** The HTTP facts of the answer a result came from. */
+export interface ResponseMeta {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The answer's headers, lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The request id (`x-request-id` or a like header), when the service or its gateway sent one. */
+  readonly requestId: string | undefined;
+}
+
+/** The answer of a successful "create e-way bill". */
+export interface EwayBillResult {
+  readonly success: true;
+  /** The service's human-readable result message. */
+  readonly message: string;
+  /**
+   * The e-way bill number, when the message holds exactly one 12-digit number (the portal's bill numbers are 12
+   * digits); absent otherwise: the spec does not show the success answer's fields, so it is never guessed.
+   */
+  readonly ewayBillNumber?: string;
+  /**
+   * The answer's status, headers and request id. Not enumerable: `JSON.stringify(result)` and spreads show only the
+   * answer's own fields.
+   */
+  readonly lastResponse: ResponseMeta;
+}
+
+const TWELVE_DIGITS = /(?<!\d)\d{12}(?!\d)/g;
+
+/** The one 12-digit number in a message, or `undefined` when there is none or more than one. */
+export function ewayBillNumberIn(message: string): string | undefined {
+  const found = message.match(TWELVE_DIGITS);
+  return found?.length === 1 ? found[0] : undefined;
+}
+
+/** The metadata of an answer. */
+export function responseMeta(answer: AnswerInfo, redact: (text: string) => string): ResponseMeta {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of answer.headers) headers[name] = redact(value);
+  return Object.freeze({ status: answer.status, headers: Object.freeze(headers), requestId: requestIdFrom(headers) });
+}
+
+/** Gives `result` its `lastResponse`, not enumerable; a value that is not an object is returned as it is. */
+export function withMeta<T>(result: T, meta: ResponseMeta): T {
+  if (typeof result === 'object' && result !== null && Object.isExtensible(result)) {
+    Object.defineProperty(result, 'lastResponse', { value: meta, enumerable: false, configurable: true });
+  }
+  return result;
+}
+
+/** The `lastResponse` of a result, or `undefined`. */
+export function metaOf(result: unknown): ResponseMeta | undefined {
+  return (result as { lastResponse?: ResponseMeta } | null | undefined)?.lastResponse;
+}
