@@ -14,7 +14,24 @@ export type Script =
   /** Generate, then hold the answer until the server closes (a client timeout or abort sees no answer). */
   | 'generate-then-hang'
   /** Hold the request without generating until the server closes. */
-  | 'hang';
+  | 'hang'
+  /** Answer 429 (with `Retry-After: 0`) without generating. */
+  | 'rate-limited'
+  /** Answer 429 with `Retry-After: 120` without generating. */
+  | 'rate-limited-long'
+  /** Answer 502 with the service's envelope for portal code 214 (a definitive refusal) without generating. */
+  | 'portal-214-as-502'
+  /** Answer 502 with the service's envelope for portal code 604, without generating. */
+  | 'portal-604-as-502'
+  /** Answer 200 with `{ success: false }` and no error code, without generating. */
+  | 'success-false-200'
+  /** Generate at once, answer after `slowMs`. */
+  | 'generate-then-slow'
+  /**
+   * Check for a bill on arrival, record it `slowMs` later, answer then: a service that has not yet recorded the first
+   * request's bill when a resend arrives generates a second one (issue 17, finding 5).
+   */
+  | 'check-then-record-later';
 
 /** One POST the server read, in arrival order. */
 export interface Post {
@@ -29,7 +46,21 @@ export interface Post {
  * documents that take one e-way bill each (a second answers 400 `PORTAL_ERROR_604`), unknown documents answer 400
  * `INVALID_HASH_ID`, and a per-document script of faults consumed in order.
  */
-export async function startBillServer(options: { keys: readonly string[]; documents: readonly string[] }) {
+export async function startBillServer(options: {
+  keys: readonly string[];
+  documents: readonly string[];
+  /** Milliseconds of the slow scripts. @default 1000 */
+  slowMs?: number;
+}) {
+  const slowMs = options.slowMs ?? 1000;
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, run: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
+    timers.add(timer);
+  };
   const keys = new Set(options.keys);
   const documents = new Set(options.documents);
   const generated = new Map<string, number>();
@@ -57,13 +88,32 @@ export async function startBillServer(options: { keys: readonly string[]; docume
       if (script === 'drop') return req.socket.destroy();
       if (script === 'hang') return;
       if (script === 'error-500') return send(500, { success: false, error_code: 'INTERNAL_SERVER_ERROR' });
+      if (script === 'rate-limited' || script === 'rate-limited-long') {
+        res.setHeader('retry-after', script === 'rate-limited' ? '0' : '120');
+        return send(429, { success: false, error_code: 'RATE_LIMITED', message: 'slow down' });
+      }
+      if (script === 'portal-214-as-502' || script === 'portal-604-as-502') {
+        const code = script === 'portal-214-as-502' ? 214 : 604;
+        return send(502, { success: false, error_code: `PORTAL_ERROR_${code}`, message: `portal said ${code}` });
+      }
+      if (script === 'success-false-200') return send(200, { success: false, message: 'not now' });
+      if (script === 'check-then-record-later') {
+        const seen = generated.has(docHashId);
+        return later(slowMs, () => {
+          if (seen) return send(400, { success: false, error_code: 'PORTAL_ERROR_604', message: 'already generated' });
+          generated.set(docHashId, (generated.get(docHashId) ?? 0) + 1);
+          send(200, { success: true, message: `E-way bill generated for ${docHashId}` });
+        });
+      }
       if (generated.has(docHashId)) {
         return send(400, { success: false, error_code: 'PORTAL_ERROR_604', message: 'already generated' });
       }
       generated.set(docHashId, (generated.get(docHashId) ?? 0) + 1);
       if (script === 'generate-then-drop') return req.socket.destroy();
       if (script === 'generate-then-hang') return;
-      send(200, { success: true, message: `E-way bill generated for ${docHashId}` });
+      const answer = () => send(200, { success: true, message: `E-way bill generated for ${docHashId}` });
+      if (script === 'generate-then-slow') return later(slowMs, answer);
+      answer();
     });
   });
   const { port, close } = await listenOnLoopback(server);
@@ -92,7 +142,11 @@ export async function startBillServer(options: { keys: readonly string[]; docume
         });
       }
     },
-    close,
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      await close();
+    },
   };
 }
 
