@@ -48,6 +48,7 @@ export {
   ServiceError,
   TimeoutError,
   UnauthorizedError,
+  UnexpectedResponseError,
   ValidationError,
 } from './errors/index.js';
 export type {

@@ -48,6 +48,30 @@ export class Credentials {
     return typeof this.#source === 'function';
   }
 
+  /**
+   * The rate-limit budget of the next attempt. When `rateLimitKey` names it, the key is not read here: it is read once
+   * the slot is granted ({@link Credentials.read}), so a call queued behind others sends the key current when it
+   * leaves. Without it the budget is the key, which is read now and returned for the attempt to send.
+   */
+  async slot(): Promise<{ keyId: string; credential?: Credential | undefined }> {
+    if (this.#fixed) return { keyId: this.#fixed.keyId, credential: this.#fixed };
+    if (this.#budget !== undefined) {
+      this.#budgetId ??= await rateLimitKeyId(`budget:${this.#budget}`);
+      return { keyId: this.#budgetId };
+    }
+    const credential = await this.read();
+    return { keyId: credential.keyId, credential };
+  }
+
+  /**
+   * A short label of the budget for telemetry: the first 8 hex digits of its id (never the key), or `'key-function'`
+   * for a key function without `rateLimitKey` (whose budget is whatever key it returns; not read for a label).
+   */
+  async label(): Promise<string> {
+    if (typeof this.#source === 'function' && this.#budget === undefined) return 'key-function';
+    return (await this.slot()).keyId.slice(0, 8);
+  }
+
   /** The credential of the next attempt. Rejects with a `TypeError` (without the key) when the function's key is unusable. */
   async read(): Promise<Credential> {
     const source = this.#source;

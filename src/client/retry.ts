@@ -136,19 +136,21 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
   let lastStatus: number | undefined;
   let attempts = 0;
   try {
-    let credential = await sender.credentials.read();
     telemetry = startCall({
       method: call.method,
       route: call.route,
       url: call.url,
       docHashId: call.docHashId,
-      budgetHash: credential.keyId.slice(0, 8),
+      budgetHash: await sender.credentials.label(),
     });
+    // A key read anew after a refusal (a rotation): the next attempt sends it without reading once more.
+    let rotated: Credential | undefined;
     let rotationTried = false;
-    const queue = { ms: 0 };
+    const at = { queuedMs: 0, credential: undefined as Credential | undefined };
     for (let attempt = 1; ; attempt++) {
       attempts = attempt;
-      const outcome = await sendOnce(sender, call, { request, credential, attempt, telemetry, queue });
+      const outcome = await sendOnce(sender, call, { request, attempt, telemetry, rotated, at });
+      rotated = undefined;
       if (!(outcome instanceof Error)) {
         lastStatus = outcome.status;
         telemetry?.end({ status: outcome.status, resendCount: attempt - 1 });
@@ -161,10 +163,10 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
       if (error instanceof UnauthorizedError && sender.credentials.rotates && !rotationTried) {
         rotationTried = true;
         const next = await sender.credentials.read();
-        if (next.key !== credential.key) {
-          credential = next;
+        if (next.key !== at.credential?.key) {
+          rotated = next;
           telemetry?.retrying(attempt, 'KEY_ROTATED', 0);
-          emit(sender.hooks, sender.logger, 'onRetry', retryEvent(call, attempt, queue.ms, 'KEY_ROTATED', 0));
+          emit(sender.hooks, sender.logger, 'onRetry', retryEvent(call, attempt, at.queuedMs, 'KEY_ROTATED', 0));
           continue;
         }
       }
@@ -175,9 +177,8 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
       if (delayMs === undefined) throw error;
       const reason = (error as ServiceError).code;
       telemetry?.retrying(attempt, reason, delayMs);
-      emit(sender.hooks, sender.logger, 'onRetry', retryEvent(call, attempt, queue.ms, reason, delayMs));
+      emit(sender.hooks, sender.logger, 'onRetry', retryEvent(call, attempt, at.queuedMs, reason, delayMs));
       await abortableDelay(delayMs, call.signal);
-      if (sender.credentials.rotates) credential = await sender.credentials.read();
     }
   } catch (thrown) {
     const error = maybeSent ? withEarlierSend(thrown, request) : thrown;
@@ -192,28 +193,41 @@ function retryEvent(call: Call, attempt: number, queuedMs: number, reason: strin
 
 interface AttemptState {
   readonly request: RequestSummary;
-  readonly credential: Credential;
   readonly attempt: number;
   readonly telemetry: CallTelemetry | undefined;
-  /** Where the attempt writes how long it waited for its slot, for the retry event. */
-  readonly queue: { ms: number };
+  /** The key to send, when it was read already (after a refusal); otherwise it is read once the slot is granted. */
+  readonly rotated: Credential | undefined;
+  /** Where the attempt writes its slot wait (for the retry event) and the key it sent (to tell a rotation). */
+  readonly at: { queuedMs: number; credential: Credential | undefined };
 }
 
 /** One attempt: its rate-limit slot, hooks and telemetry. Resolves to the success answer or the attempt's error. */
-async function sendOnce(sender: Sender, call: Call, at: AttemptState): Promise<AnswerInfo | Error> {
-  const { request, credential, attempt, telemetry } = at;
+async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promise<AnswerInfo | Error> {
+  const { request, attempt, telemetry } = state;
   const { hooks, logger, limiter } = sender;
   const { signal } = call;
   let release: ReleaseSlot | undefined;
   const queuedSince = performance.now();
+  const budget = state.rotated
+    ? { keyId: state.rotated.keyId, credential: state.rotated }
+    : await sender.credentials.slot();
   try {
-    const granted = await limiter.acquire(credential.keyId, signal);
+    const granted = await limiter.acquire(budget.keyId, signal);
     release = typeof granted === 'function' ? granted : undefined;
   } catch (error) {
     throw signal?.aborted ? abortError(signal) : error;
   }
   const queuedMs = Math.round(performance.now() - queuedSince);
-  at.queue.ms = queuedMs;
+  state.at.queuedMs = queuedMs;
+  let credential: Credential;
+  try {
+    credential = budget.credential ?? (await sender.credentials.read());
+  } catch (error) {
+    // The slot was not used: nothing was sent.
+    release?.();
+    throw error;
+  }
+  state.at.credential = credential;
   const context = { ...request, attempt, docHashId: call.docHashId, queuedMs };
   emit(hooks, logger, 'onRequest', context);
   const started = performance.now();
