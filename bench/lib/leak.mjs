@@ -13,6 +13,11 @@ export async function run() {
   const TIMEOUT_CALLS = envNumber('BENCH_LEAK_TIMEOUT_CALLS', 10_000, 1000);
   const signal = await runWorker('leak.mjs', { env: { MODE: 'signal', CALLS: SIGNAL_CALLS } });
   const timeout = await runWorker('leak.mjs', { env: { MODE: 'timeout', CALLS: TIMEOUT_CALLS } });
+  const HTTP_CALLS = envNumber('BENCH_LEAK_HTTP_CALLS', 20_000, 2000);
+  const overHttp = await runWorker('leak.mjs', { env: { MODE: 'http', CALLS: HTTP_CALLS } });
+  const httpGrowth = overHttp.heapAfter - overHttp.heapStart;
+  // Issue 17, finding 11: flat (< 2 MiB per 20,000 calls after GC) whatever the fetch.
+  const httpLimit = Math.max(2, (2 * HTTP_CALLS) / 20_000) * 1024 * 1024;
   const signalGrowth = signal.heapAfter - signal.heapStart;
   const timeoutGrowth = timeout.heapAfter - timeout.heapStart;
   // The goals are for the full counts (< 20 MiB after 20,000 and after 10,000 calls); smaller runs get a proportional
@@ -43,6 +48,13 @@ export async function run() {
       undefined,
       goal(timeoutLimit, ' after GC'),
       timeoutGrowth < timeoutLimit,
+    ),
+    row(
+      `${HTTP_CALLS.toLocaleString('en-US')} calls, a custom fetch over node:http (not undici), timeout: false: heap after GC`,
+      `${delta(httpGrowth)} = ${perCall(httpGrowth, HTTP_CALLS)}`,
+      `${((overHttp.wallMs * 1000) / HTTP_CALLS).toFixed(0)} µs per call (loopback)`,
+      goal(httpLimit),
+      httpGrowth < httpLimit,
     ),
   ];
 }
