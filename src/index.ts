@@ -15,13 +15,16 @@ export type {
   EwayBillBatchResult,
 } from './client/batch.js';
 export { createEwayBills } from './client/batch.js';
+export type { ApiKeySource } from './client/credentials.js';
 export type { ClientHooks, Logger, RequestEvent, ResponseEvent, RetryEvent } from './client/events.js';
 export type { EwayBillCreator, EwayBillOnceOptions, EwayBillOnceOutcome, EwayBillOnceResult } from './client/once.js';
 export { createEwayBillOnce } from './client/once.js';
 export type { RequestOptions, ServiceClientOptions } from './client/options.js';
+export type { QueryValue, StandardResult, StandardSchemaV1 } from './client/request-input.js';
 export { SDK_VERSION } from './client/runtime.js';
-export type { EwayBillResult } from './client/service-client.js';
+export type { EwayBillResult, ResponseMeta, ServiceRequestOptions } from './client/service-client.js';
 export { ServiceClient } from './client/service-client.js';
+export type { HttpMethod } from './client/transport.js';
 export type {
   ApiErrorInit,
   RequestSummary,

@@ -165,7 +165,8 @@ export interface StandardSchemaV1<Output = unknown> {
   };
 }
 
-type StandardResult<Output> =
+/** What a Standard Schema's `validate` returns: the value, or the issues. */
+export type StandardResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
   | {
       readonly issues: readonly {

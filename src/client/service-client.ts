@@ -125,10 +125,12 @@ export class ServiceClient {
    * @throws {UnauthorizedError | ForbiddenError | InvalidHashIdError | PortalError | BadRequestError | RateLimitError | ServerError | ApiError}
    *   the service answered with an error.
    * @throws {TimeoutError | ConnectionError} no answer; see `mayHaveSucceeded`.
-   * @throws {DOMException} an `AbortError` when `options.signal` aborted.
+   * @throws {AbortedAfterSendError} `options.signal` aborted after the request may have been sent: the bill may exist.
+   * @throws {DOMException} an `AbortError` when `options.signal` aborted before anything was sent.
    * @example
    * const result = await client.createEwayBill('doc_hash_id', {
    *   supply_type: 'Outward', sub_supply_type: 'Supply', transporter_doc_date: '21-11-2026', transport_mode: 'Road',
+   *   vehicle_type: 'Regular', vehicle_number: 'MH12AB1234', // by road the portal wants a vehicle (or a transporter id)
    *   dispatch_from: { addr_id: 1, address_line1: '12 MG Road', address_line2: '', city: 'Pune', state: 'MAHARASHTRA', country: 'India', pincode: '411001' },
    *   dispatch_to: { addr_id: 2, address_line1: '4 Park St', address_line2: '', city: 'Kolkata', state: 'WEST BENGAL', country: 'India', pincode: '700016' },
    * });
