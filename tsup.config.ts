@@ -8,6 +8,7 @@ const pkg = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: str
 // Declarations are not tsup's: scripts/build-types.mjs emits one per module with tsc (readable names, no hashed chunks).
 const entry = {
   index: 'src/index.ts',
+  model: 'src/model/index.ts',
   testing: 'src/testing/index.ts',
   gst: 'src/gst/index.ts',
   webhooks: 'src/webhooks/index.ts',

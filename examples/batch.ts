@@ -2,7 +2,8 @@
 // Run it against the local mock of the service, in this repository: `npm run build`, then
 //   npx node examples/batch.ts
 // (it starts its own mock server with two companies; with real keys, build the clients from your own settings).
-import { createEwayBills, type EwayBillModel, formatServiceDate, ServiceClient } from 'invoicing-service-sdk';
+import { createEwayBills, type EwayBillModel, ServiceClient } from 'invoicing-service-sdk';
+import { formatServiceDate } from 'invoicing-service-sdk/model';
 import { buildEwayBillModel, startMockServer } from 'invoicing-service-sdk/testing';
 
 const mock = await startMockServer();

@@ -6,7 +6,6 @@ import {
   ApiError,
   ConnectionError,
   type EwayBillModel,
-  formatServiceDate,
   PortalError,
   RateLimitError,
   ServiceClient,
@@ -14,6 +13,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from 'invoicing-service-sdk';
+import { formatServiceDate } from 'invoicing-service-sdk/model';
 
 const client = new ServiceClient(); // reads SERVICE_API_KEY and SERVICE_BASE_URL
 

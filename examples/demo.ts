@@ -2,8 +2,9 @@
 // Run with Node >= 22.18 (it strips the TypeScript types); the package names resolve to the built dist/.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PortalError, ServiceClient, verifyWebhook } from 'invoicing-service-sdk';
+import { PortalError, ServiceClient } from 'invoicing-service-sdk';
 import { buildEwayBillModel, startMockServer } from 'invoicing-service-sdk/testing';
+import { verifyWebhook } from 'invoicing-service-sdk/webhooks';
 
 // Nothing here should take more than a few seconds; never leave a terminal hanging.
 const watchdog = setTimeout(() => {

@@ -12,6 +12,7 @@ const dist = (path) => new URL(`dist/${path}`, root);
 /** Each public entry: its dist name and its module under src/ (the tsup entries and the `exports` map). */
 const entries = {
   index: 'index',
+  model: 'model/index',
   webhooks: 'webhooks/index',
   gst: 'gst/index',
   testing: 'testing/index',

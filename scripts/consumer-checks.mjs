@@ -10,12 +10,14 @@ const requireHere = createRequire(process.argv[1]);
 const other = format === 'import' ? requireHere('invoicing-service-sdk') : await import('invoicing-service-sdk');
 const testing =
   format === 'import' ? await import('invoicing-service-sdk/testing') : require('invoicing-service-sdk/testing');
+const model =
+  format === 'import' ? await import('invoicing-service-sdk/model') : require('invoicing-service-sdk/model');
 const assert = (condition, message) => {
   if (!condition) throw new Error(`consumer check failed: ${message}`);
 };
 
 assert(typeof sdk.ServiceClient === 'function', 'ServiceClient is exported');
-assert(sdk.STATES.length === 39 && sdk.COUNTRIES.length === 194, 'the spec lists are complete');
+assert(model.STATES.length === 39 && model.COUNTRIES.length === 194, 'the spec lists are complete (the model subpath)');
 assert(/^\d+\.\d+\.\d+/.test(sdk.SDK_VERSION), 'SDK_VERSION is written in at build time');
 
 let typeError;
@@ -122,7 +124,7 @@ const webhooks =
 assert(typeof webhooks.verifyWebhook === 'function', 'the webhooks subpath exports verifyWebhook');
 const hookBody = JSON.stringify({ event_id: 'e-1', event_type: 'document', data: { hash_id: 'h' } });
 const hookSecret = `whsec_${Math.random()}`;
-const hookEvent = await webhooks.verifyWebhook(hookBody, sdk.signWebhook(hookBody, hookSecret), hookSecret);
+const hookEvent = await webhooks.verifyWebhook(hookBody, webhooks.signWebhook(hookBody, hookSecret), hookSecret);
 assert(
   hookEvent.known === false && hookEvent.received_event_type === 'document' && hookEvent.issues.length > 0,
   'a drifted event comes back unrecognised with its issues',
@@ -152,12 +154,12 @@ assert(
   notGstin instanceof sdk.ValidationError && notGstin instanceof other.ValidationError,
   "the gst subpath's ValidationError is the root's, in both builds",
 );
-// The root keeps re-exporting the GST names (through 0.x), with the same behaviour.
-assert(sdk.checkGstin('27AAPFU0939F1ZV').valid === true, 'the root still exports checkGstin');
+// 0.2.0: the root no longer re-exports the subpaths' names (issue 18: a surface a reader can hold).
+assert(sdk.checkGstin === undefined && sdk.verifyWebhook === undefined, 'the root does not re-export gst or webhooks');
 
 // The SDK's schemas inside the consumer's own zod (the ESM build carries its own tree-shaken copy of zod's core).
 const z = format === 'import' ? await import('zod') : require('zod');
-const outer = z.object({ invoice: z.string(), model: sdk.EwayBillModelSchema });
+const outer = z.object({ invoice: z.string(), model: model.EwayBillModelSchema });
 const goodModel = testing.buildEwayBillModel();
 assert(
   outer.safeParse({ invoice: 'INV-1', model: goodModel }).success === true,
@@ -170,7 +172,7 @@ assert(
 );
 assert(
   z
-    .array(sdk.EwayBillAddressSchema)
+    .array(model.EwayBillAddressSchema)
     .safeParse([goodModel.dispatch_from, { ...goodModel.dispatch_to, addr_id: -1 }])
     .error?.issues[0]?.path.join('.') === '1.addr_id',
   "the SDK's address schema works in the user's z.array",

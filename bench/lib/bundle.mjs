@@ -39,7 +39,6 @@ export async function run({ notes }) {
       contents: `export { ServiceClient } from ${JSON.stringify(root)};`,
       goal: 30,
     },
-    { label: '{ verifyWebhook } from the root', contents: `export { verifyWebhook } from ${JSON.stringify(root)};` },
     { label: '{ SDK_VERSION } from the root', contents: `export { SDK_VERSION } from ${JSON.stringify(root)};` },
   ];
   const webhooks = entryPath('./webhooks');

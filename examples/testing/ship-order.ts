@@ -1,5 +1,6 @@
 // The partner's own code under test: it turns an order of the partner's ERP into an e-way bill.
-import { type EwayBillModel, PortalError, type ServiceClient, ServiceError, type State } from 'invoicing-service-sdk';
+import { type EwayBillModel, PortalError, type ServiceClient, ServiceError } from 'invoicing-service-sdk';
+import type { State } from 'invoicing-service-sdk/model';
 
 /** An order as the partner's ERP holds it. */
 export interface Order {

@@ -3,6 +3,7 @@ import { ValidationError, validationIssue } from '../errors/validation-error.js'
 import { abortError } from '../internal/abort.js';
 import { callUserCallback, type WarnSink } from '../internal/callback.js';
 import type { EwayBillModel } from '../model/schemas.js';
+import { budgetOf } from './budget.js';
 import { createEwayBillOnce, type EwayBillCreator, type EwayBillOnceResult } from './once.js';
 import { checkRequestOptions } from './options.js';
 
@@ -80,6 +81,20 @@ export interface EwayBillBatchOptions {
   maxRetries?: number | undefined;
   /** Where a failing `onProgress` or `onResult` is reported. @default console */
   logger?: WarnSink | undefined;
+  /** The wait before `createEwayBillOnce`'s resend of an item whose first request may have been sent. @default 5000 */
+  resendDelayMs?: number | undefined;
+  /**
+   * Items read ahead of those started. Items are read lazily, in order: with input sorted by key, keys beyond the
+   * first `readAhead` items start as the earlier ones are sent.
+   * @default 10000
+   */
+  readAhead?: number | undefined;
+  /**
+   * Keep each item's result for the returned array. `false` for endless or huge input: results reach `onResult` only,
+   * nothing per item is kept, and the promise resolves with an empty array.
+   * @default true
+   */
+  keepResults?: boolean | undefined;
 }
 
 /** The clients of a batch: one client, or clients by name (company), which items pick with `client`. */
@@ -91,12 +106,16 @@ export type EwayBillBatchClients =
 /** The service's limit: one call per second per key, the pace assumed before any is measured. */
 const ASSUMED_PACE_MS = 1000;
 
+/** The items of one rate-limit budget (one API key), whichever client names them. */
 interface Lane {
-  readonly client: EwayBillCreator;
+  readonly client: EwayBillCreator | undefined;
   readonly queue: number[];
-  next: number;
   unsettled: number;
   settledAt: number[];
+  /** Workers sending this lane's items now. */
+  running: number;
+  /** The key's refusal (`UNAUTHORIZED`, `FORBIDDEN`): the lane's other items settle with it, unsent. */
+  refused: Error | undefined;
 }
 
 const isCreator = (value: unknown): value is EwayBillCreator =>
@@ -129,7 +148,9 @@ function clientLookup(clients: EwayBillBatchClients): (name: string | undefined)
       : (byName.get(name) ?? `client '${name}' is not one of ${names}`);
 }
 
-function checkOptions(options: EwayBillBatchOptions): Required<Pick<EwayBillBatchOptions, 'concurrencyPerClient'>> {
+function checkOptions(
+  options: EwayBillBatchOptions,
+): Required<Pick<EwayBillBatchOptions, 'concurrencyPerClient' | 'readAhead' | 'keepResults'>> {
   if (typeof options !== 'object' || options === null)
     throw new TypeError('createEwayBills: options must be an object');
   checkRequestOptions({ signal: options.signal, timeout: options.timeout, maxRetries: options.maxRetries });
@@ -144,7 +165,16 @@ function checkOptions(options: EwayBillBatchOptions): Required<Pick<EwayBillBatc
       `createEwayBills: options.concurrencyPerClient must be an integer from 1 to 100; got ${String(concurrency)}`,
     );
   }
-  return { concurrencyPerClient: concurrency };
+  const readAhead = options.readAhead ?? DEFAULT_READ_AHEAD;
+  if (!Number.isInteger(readAhead) || readAhead < 1 || readAhead > 10_000_000) {
+    throw new TypeError(
+      `createEwayBills: options.readAhead must be an integer from 1 to 10000000; got ${String(readAhead)}`,
+    );
+  }
+  if (options.keepResults !== undefined && typeof options.keepResults !== 'boolean') {
+    throw new TypeError('createEwayBills: options.keepResults must be a boolean');
+  }
+  return { concurrencyPerClient: concurrency, readAhead, keepResults: options.keepResults !== false };
 }
 
 /** A client whose uncertain failures look certain to `createEwayBillOnce`, so it never sends a second time. */
@@ -178,13 +208,31 @@ function etaOf(lanes: Iterable<Lane>): number {
   return Math.round(eta);
 }
 
+/** The error codes that refuse the key itself: every other item of that key would be refused the same way. */
+const KEY_REFUSED = new Set(['UNAUTHORIZED', 'FORBIDDEN']);
+
+/** Items read ahead of those started, by default: enough to keep thousands of keys busy, bounded for endless input. */
+const DEFAULT_READ_AHEAD = 10_000;
+
+/** Lanes started per turn of the event loop: starting 10,000 keys at once must not block it. */
+const STARTS_PER_TURN = 200;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Creates the e-way bills of many documents in one call, over one client or several (one per company key).
  * Every item settles on its own: the promise resolves, in input order, with a result per item (a value or a typed
- * error); one failure never rejects the batch. Clients run in parallel, each at its key's rate limit; items of one
- * client go one at a time, so a huge batch holds no more than a few requests in flight.
+ * error); one failure never rejects the batch. Keys run in parallel, each at its rate limit; items of one key go one at
+ * a time, so a huge batch holds no more than a few requests in flight.
  *
- * @throws {TypeError} before anything is sent, when `clients`, `items` or `options` are malformed (naming the item).
+ * Items are read lazily, at most `readAhead` ahead of those started, so a generator of a million lines starts sending
+ * at once and its items are not all held; with `keepResults: false` nothing per item is kept after `onResult`, and the
+ * promise resolves with an empty array (for endless input, use `onResult`). After `UNAUTHORIZED` or `FORBIDDEN` on a
+ * key, its remaining items settle at once with that error, unsent; other keys go on. A document listed twice for one
+ * key (under any client name, or by two clients of the key) is refused, never sent twice.
+ *
+ * @throws {TypeError} before anything is sent, when `clients` or `options` are malformed, or an array's item is
+ *   (naming the item); an item of another iterable that is malformed settles as a `ValidationError`, unsent.
  * @example
  * const results = await createEwayBills({ acme: acmeClient, globex: globexClient }, [
  *   { client: 'acme', docHashId: 'doc_1', model },
@@ -197,48 +245,42 @@ export async function createEwayBills(
   items: Iterable<EwayBillBatchItem>,
   options: EwayBillBatchOptions = {},
 ): Promise<EwayBillBatchResult[]> {
-  const { concurrencyPerClient } = checkOptions(options);
+  const { concurrencyPerClient, readAhead, keepResults } = checkOptions(options);
   const lookup = clientLookup(clients);
   if (typeof (items as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== 'function') {
     throw new TypeError('createEwayBills: items must be an array (or iterable) of { docHashId, model }');
   }
-  const list = Array.from(items);
-  const lanes = new Map<EwayBillCreator, Lane>();
-  const laneOf: Lane[] = [];
-  list.forEach((item, index) => {
-    if (typeof item !== 'object' || item === null)
-      throw new TypeError(`createEwayBills: items[${index}] is not an object`);
-    if (typeof item.docHashId !== 'string') {
-      throw new TypeError(`createEwayBills: items[${index}].docHashId must be a string; got ${typeof item.docHashId}`);
-    }
-    const client = lookup(item.client);
-    if (typeof client === 'string') throw new TypeError(`createEwayBills: items[${index}].${client}`);
-    let lane = lanes.get(client);
-    if (!lane) {
-      lane = { client, queue: [], next: 0, unsettled: 0, settledAt: [] };
-      lanes.set(client, lane);
-    }
-    lane.unsettled += 1;
-    laneOf[index] = lane;
-  });
-
-  const { signal, onProgress, onResult, timeout, maxRetries } = options;
+  // An array is checked whole before anything is sent, as before; another iterable is read as it goes.
+  const array = Array.isArray(items) ? (items as readonly EwayBillBatchItem[]) : undefined;
+  if (array) {
+    array.forEach((item, index) => {
+      const problem = itemProblem(item, lookup);
+      if (problem) throw new TypeError(`createEwayBills: items[${index}]${problem}`);
+    });
+  }
+  const { signal, onProgress, onResult } = options;
   const sink = options.logger ?? console;
-  const results: EwayBillBatchResult[] = new Array(list.length);
-  const handedOver = new Set<number>();
+  const results: EwayBillBatchResult[] = [];
+  const lanes = new Map<unknown, Lane>();
+  /** The items read and not yet settled, by index: each is dropped when it settles. */
+  const pending = new Map<number, { readonly item: EwayBillBatchItem; readonly lane: Lane; started: boolean }>();
+  /** The documents seen per key, for the duplicate check. */
+  const seenPerKey = new Map<unknown, Map<string, number>>();
+  let read = 0;
   let done = 0;
   let failed = 0;
+  let queued = 0;
+  let exhausted = false;
+  let readError: unknown;
+  const total = () => (array ? array.length : read);
   const progress = () =>
-    callUserCallback(
-      'onProgress',
-      onProgress,
-      [{ done, total: list.length, failed, etaMs: etaOf(lanes.values()) }],
-      sink,
-    );
+    callUserCallback('onProgress', onProgress, [{ done, total: total(), failed, etaMs: etaOf(lanes.values()) }], sink);
 
   function settle(index: number, outcome: { value: EwayBillOnceResult } | { error: unknown }): void {
-    if (results[index] !== undefined) return;
-    const item = list[index] as EwayBillBatchItem;
+    const entry = pending.get(index);
+    if (!entry) return;
+    pending.delete(index);
+    const { item, lane, started } = entry;
     const base = { docHashId: item.docHashId, client: item.client };
     let result: EwayBillBatchResult;
     if ('value' in outcome) {
@@ -246,82 +288,202 @@ export async function createEwayBills(
     } else {
       const thrown = outcome.error instanceof NoResend ? outcome.error.error : outcome.error;
       const error = thrown instanceof Error ? thrown : new Error(String(thrown), { cause: thrown });
-      const isAbort = error.name === 'AbortError';
-      const maybe = isAbort ? handedOver.has(index) : mayHaveSucceeded(error);
-      result = { status: 'rejected', ...base, error, mayHaveSucceeded: maybe };
+      result = { status: 'rejected', ...base, error, mayHaveSucceeded: mayHaveSucceeded(error) };
       failed += 1;
     }
-    results[index] = result;
+    if (keepResults) results[index] = result;
     done += 1;
-    const lane = laneOf[index] as Lane;
     lane.unsettled -= 1;
-    // The pace counts the items the client answered, not refusals or aborts.
-    const answered = result.status === 'fulfilled' || result.error.name !== 'AbortError';
-    if (handedOver.has(index) && answered) lane.settledAt.push(performance.now());
+    if (!started) queued -= 1;
+    // The pace counts the items the key answered, not refusals or aborts.
+    const answered = result.status === 'fulfilled' || !/^Abort/.test(result.error.name);
+    if (started && answered) lane.settledAt.push(performance.now());
     callUserCallback('onResult', onResult, [result, index], sink);
     progress();
   }
 
-  // A document listed twice for one client would be a second e-way bill: the repeat is refused, never sent.
-  const seen = new Map<string, number>();
-  list.forEach((item, index) => {
-    const key = `${item.client ?? ''}\u0000${item.docHashId}`;
-    const firstIndex = seen.get(key);
-    if (firstIndex === undefined) {
-      seen.set(key, index);
-      (laneOf[index] as Lane).queue.push(index);
-      return;
+  /** Reads items until `readAhead` wait unstarted or the input ends; yields the lanes that got work. */
+  function readMore(): Set<Lane> {
+    const fed = new Set<Lane>();
+    while (!exhausted && queued < readAhead) {
+      // After an abort, an array's every index still gets its result; another iterable is not read further.
+      if (signal?.aborted && !array) {
+        exhausted = true;
+        break;
+      }
+      let next: IteratorResult<EwayBillBatchItem>;
+      try {
+        next = iterator.next();
+      } catch (error) {
+        readError = error;
+        exhausted = true;
+        break;
+      }
+      if (next.done) {
+        exhausted = true;
+        break;
+      }
+      const index = read++;
+      const item = next.value;
+      const problem = itemProblem(item, lookup);
+      const client = problem ? undefined : (lookup(item.client) as EwayBillCreator);
+      const budget = client ? budgetOf(client) : undefined;
+      let lane = lanes.get(budget);
+      if (!lane) {
+        lane = { client, queue: [], unsettled: 0, settledAt: [], running: 0, refused: undefined };
+        lanes.set(budget, lane);
+      }
+      lane.unsettled += 1;
+      queued += 1;
+      pending.set(index, {
+        item: problem ? { docHashId: String(item?.docHashId), model: undefined as never } : item,
+        lane,
+        started: false,
+      });
+      if (problem) {
+        settle(index, {
+          error: new ValidationError('e-way bill batch', [
+            validationIssue(['items', index], `items[${index}]${problem}`),
+          ]),
+        });
+        continue;
+      }
+      if (signal?.aborted) {
+        settle(index, { error: abortError(signal) });
+        continue;
+      }
+      if (lane.refused) {
+        settle(index, { error: lane.refused });
+        continue;
+      }
+      // A document listed twice for one key would be a second e-way bill: the repeat is refused, never sent.
+      let seen = seenPerKey.get(budget);
+      if (!seen) {
+        seen = new Map();
+        seenPerKey.set(budget, seen);
+      }
+      const firstIndex = seen.get(item.docHashId);
+      if (firstIndex !== undefined) {
+        const issue = validationIssue(
+          ['items', index, 'docHashId'],
+          `repeats items[${firstIndex}] for the same API key; it was not sent`,
+        );
+        settle(index, { error: new ValidationError('e-way bill batch', [issue]) });
+        continue;
+      }
+      seen.set(item.docHashId, index);
+      lane.queue.push(index);
+      fed.add(lane);
     }
-    const issue = validationIssue(
-      ['items', index, 'docHashId'],
-      `repeats items[${firstIndex}] for the same client; it was not sent`,
+    return fed;
+  }
+
+  const send = (index: number, item: EwayBillBatchItem): Promise<EwayBillOnceResult> => {
+    const client = lookup(item.client) as EwayBillCreator;
+    const onceOptions = {
+      signal,
+      timeout: options.timeout,
+      maxRetries: options.maxRetries,
+      resendDelayMs: options.resendDelayMs,
+      mayAlreadyExist: item.mayAlreadyExist === true,
+    };
+    // Without recovery, a 604 of an item that may already exist still means it does: one request either way.
+    return createEwayBillOnce(
+      options.recover === false ? noResend(client) : client,
+      item.docHashId,
+      item.model,
+      onceOptions,
     );
-    settle(index, { error: new ValidationError('e-way bill batch', [issue]) });
-  });
+  };
+
+  /** Settles the unstarted items of a lane whose key was refused, at once, with the refusal. */
+  function refuseLane(lane: Lane, error: Error): void {
+    lane.refused = error;
+    for (const index of lane.queue.splice(0)) settle(index, { error });
+  }
+
+  let wake: (() => void) | undefined;
+  /** Workers running, across lanes: the batch ends when the input is read and none runs. */
+  let active = 0;
+  async function worker(lane: Lane): Promise<void> {
+    lane.running += 1;
+    active += 1;
+    try {
+      for (;;) {
+        const index = lane.queue.shift();
+        if (index === undefined || signal?.aborted) break;
+        const entry = pending.get(index);
+        if (!entry) continue;
+        entry.started = true;
+        queued -= 1;
+        wake?.();
+        try {
+          settle(index, { value: await send(index, entry.item) });
+        } catch (error) {
+          settle(index, { error });
+          const code = (error as { code?: unknown } | null)?.code;
+          if (typeof code === 'string' && KEY_REFUSED.has(code)) refuseLane(lane, error as Error);
+        }
+      }
+    } finally {
+      lane.running -= 1;
+      active -= 1;
+      wake?.();
+    }
+  }
+  const startWorkers = (lane: Lane) => {
+    // A worker takes its first item before its first await, so each start empties the queue by one.
+    while (lane.running < concurrencyPerClient && lane.queue.length > 0) void worker(lane);
+  };
 
   const abortRest = () => {
     const error = abortError(signal as AbortSignal);
-    for (let index = 0; index < list.length; index++) settle(index, { error });
+    for (const [index, entry] of pending) if (!entry.started) settle(index, { error });
+    for (const lane of lanes.values()) lane.queue.length = 0;
+    wake?.();
   };
-  progress();
-  if (signal?.aborted) {
-    abortRest();
-    return results;
-  }
+  const iterator = (items as Iterable<EwayBillBatchItem>)[Symbol.iterator]();
   signal?.addEventListener('abort', abortRest, { once: true });
-  const send = async (index: number): Promise<EwayBillOnceResult> => {
-    const { docHashId, model, mayAlreadyExist } = list[index] as EwayBillBatchItem;
-    const client = (laneOf[index] as Lane).client;
-    const callOptions = { signal, timeout, maxRetries };
-    if (options.recover !== false) {
-      return createEwayBillOnce(client, docHashId, model, {
-        ...callOptions,
-        mayAlreadyExist: mayAlreadyExist === true,
-      });
-    }
-    // Without recovery, a 604 of an item that may already exist still means it does: one request either way.
-    return createEwayBillOnce(noResend(client), docHashId, model, {
-      ...callOptions,
-      mayAlreadyExist: mayAlreadyExist === true,
-    });
-  };
-  const worker = async (lane: Lane): Promise<void> => {
-    while (lane.next < lane.queue.length && !signal?.aborted) {
-      const index = lane.queue[lane.next++] as number;
-      handedOver.add(index);
-      try {
-        settle(index, { value: await send(index) });
-      } catch (error) {
-        settle(index, { error });
+  let first = true;
+  try {
+    for (;;) {
+      const fed = readMore();
+      if (first) {
+        // Once before anything is sent, with the first items' estimate.
+        first = false;
+        progress();
+      }
+      let started = 0;
+      for (const lane of fed) {
+        if (lane.running < concurrencyPerClient) startWorkers(lane);
+        if (++started % STARTS_PER_TURN === 0) await nextTurn();
+      }
+      if (exhausted && active === 0) break;
+      if (exhausted || queued >= readAhead || fed.size === 0) {
+        // Wait for a start (room to read) or a worker's end.
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          if (active === 0) resolve();
+        });
+        wake = undefined;
       }
     }
-  };
-  try {
-    await Promise.all(
-      [...lanes.values()].flatMap((lane) => Array.from({ length: concurrencyPerClient }, () => worker(lane))),
-    );
   } finally {
     signal?.removeEventListener('abort', abortRest);
   }
+  if (readError !== undefined) {
+    throw new TypeError(`createEwayBills: reading items failed after ${read} item(s); those were sent and reported`, {
+      cause: readError,
+    });
+  }
   return results;
+}
+
+/** What is wrong with a batch item (as a suffix of `items[i]`), or `undefined`. */
+function itemProblem(item: unknown, lookup: ReturnType<typeof clientLookup>): string | undefined {
+  if (typeof item !== 'object' || item === null) return ' is not an object';
+  const { docHashId, client } = item as Partial<EwayBillBatchItem>;
+  if (typeof docHashId !== 'string') return `.docHashId must be a string; got ${typeof docHashId}`;
+  const found = lookup(client);
+  return typeof found === 'string' ? `.${found}` : undefined;
 }

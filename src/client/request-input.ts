@@ -160,20 +160,28 @@ export interface StandardSchemaV1<Output = unknown> {
   readonly '~standard': {
     readonly version: 1;
     readonly vendor: string;
-    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly validate: (
+      value: unknown,
+    ) =>
+      | { readonly value: Output; readonly issues?: undefined }
+      | { readonly issues: readonly StandardSchemaV1.Issue[] }
+      | Promise<
+          | { readonly value: Output; readonly issues?: undefined }
+          | { readonly issues: readonly StandardSchemaV1.Issue[] }
+        >;
     readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
   };
 }
 
-/** What a Standard Schema's `validate` returns: the value, or the issues. */
-export type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | {
-      readonly issues: readonly {
-        readonly message: string;
-        readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
-      }[];
-    };
+export declare namespace StandardSchemaV1 {
+  /** One issue a Standard Schema reports. */
+  interface Issue {
+    readonly message: string;
+    readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+  }
+}
+
+type StandardResult<Output> = Awaited<ReturnType<StandardSchemaV1<Output>['~standard']['validate']>>;
 
 /** Checks `schema` is a Standard Schema. */
 export function checkSchema(schema: unknown): StandardSchemaV1 | undefined {

@@ -1,3 +1,11 @@
+/**
+ * The e-way bill model: the spec's lists of allowed values (states, countries, supply types, ...), the zod/mini
+ * schemas, the field types, and the `DD-MM-YYYY` date helpers. `EwayBillModel` and `EwayBillAddress` are also in the
+ * root entry.
+ *
+ * @module invoicing-service-sdk/model
+ */
+
 // The model's public names: the spec's lists, schemas and types, and the date helpers. The root re-exports exactly
 // these; the testing kit imports them from here rather than from the model's files.
 export type { Country } from './countries.js';

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { verifyWebhook } from 'invoicing-service-sdk';
 import { buildEwayBillModel } from 'invoicing-service-sdk/testing';
+import { verifyWebhook } from 'invoicing-service-sdk/webhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, runCli } from './cli-process.js';
 

@@ -1,5 +1,6 @@
 // Issue 12 item 5 / issue 14 item 3: a preflight finding names the document it is about.
-import { type PreflightFinding, ServiceClient } from 'invoicing-service-sdk';
+import { ServiceClient } from 'invoicing-service-sdk';
+import type { PreflightFinding } from 'invoicing-service-sdk/gst';
 import { describe, expect, it } from 'vitest';
 import { recordingFetch } from '../helpers/fake-fetch.js';
 import { freshKey, validModel } from '../helpers/model.js';

@@ -1,4 +1,5 @@
-import { type PreflightFinding, type RateLimiter, ServiceClient, ValidationError } from 'invoicing-service-sdk';
+import { type RateLimiter, ServiceClient, ValidationError } from 'invoicing-service-sdk';
+import type { PreflightFinding } from 'invoicing-service-sdk/gst';
 import { describe, expect, it, vi } from 'vitest';
 import { recordingFetch } from '../helpers/fake-fetch.js';
 import { freshKey, validModel } from '../helpers/model.js';

@@ -33,7 +33,11 @@ try {
 // Fixtures and signWebhook, checked by the SDK's verifier.
 const event = testing.buildDocumentEvent({ data: { hash_id: 'INV-NO-MSW-1' } });
 const body = JSON.stringify(event);
-const verified = await sdk.verifyWebhook(body, testing.signWebhook(body, 'whsec_consumer'), 'whsec_consumer');
+const webhooks =
+  typeof require === 'function'
+    ? require('invoicing-service-sdk/webhooks')
+    : await import('invoicing-service-sdk/webhooks');
+const verified = await webhooks.verifyWebhook(body, testing.signWebhook(body, 'whsec_consumer'), 'whsec_consumer');
 assert(verified.event_id === event.event_id && verified.data.hash_id === 'INV-NO-MSW-1', 'a signed fixture verifies');
 
 // Only the msw handlers need msw, and they say so.

@@ -1,4 +1,5 @@
-import { type EwayBillModel, type PreflightFinding, ServiceClient, ValidationError } from 'invoicing-service-sdk';
+import { type EwayBillModel, ServiceClient, ValidationError } from 'invoicing-service-sdk';
+import type { PreflightFinding } from 'invoicing-service-sdk/gst';
 import { describe, expect, it } from 'vitest';
 import { PREFLIGHT_MODES, PREFLIGHT_RULES, preflightError, preflightEwayBill } from '../../src/gst/index.js';
 import { recordingFetch } from '../helpers/fake-fetch.js';

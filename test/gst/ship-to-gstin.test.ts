@@ -1,13 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  type EwayBillModel,
-  EwayBillModelSchema,
-  gstinCheckCharacter,
-  type PreflightFinding,
-  ServiceClient,
-  ValidationError,
-} from 'invoicing-service-sdk';
+import { type EwayBillModel, ServiceClient, ValidationError } from 'invoicing-service-sdk';
+import { gstinCheckCharacter, type PreflightFinding } from 'invoicing-service-sdk/gst';
+import { EwayBillModelSchema } from 'invoicing-service-sdk/model';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { preflightEwayBill } from '../../src/gst/index.js';
 import { checkRegistration } from '../../src/gst/registration.js';

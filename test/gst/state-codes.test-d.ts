@@ -1,4 +1,4 @@
-import type { State } from 'invoicing-service-sdk';
+import type { State } from 'invoicing-service-sdk/model';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   checkGstin,

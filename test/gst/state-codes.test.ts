@@ -1,4 +1,4 @@
-import { STATES } from 'invoicing-service-sdk';
+import { STATES } from 'invoicing-service-sdk/model';
 import { describe, expect, it } from 'vitest';
 import { STATE_CODES, stateCode, stateFromCode } from '../../src/gst/index.js';
 

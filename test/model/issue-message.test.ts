@@ -107,11 +107,8 @@ function validAddress() {
 
 describe('ValidationError.fromZodError, public', () => {
   it("gives a user's own safeParse the error, messages and paths the client throws", async () => {
-    const {
-      EwayBillModelSchema,
-      ServiceClient,
-      ValidationError: PublicValidationError,
-    } = await import('invoicing-service-sdk');
+    const { ServiceClient, ValidationError: PublicValidationError } = await import('invoicing-service-sdk');
+    const { EwayBillModelSchema } = await import('invoicing-service-sdk/model');
     const { buildEwayBillModel } = await import('invoicing-service-sdk/testing');
     const model = { ...buildEwayBillModel(), supply_type: 'Sideways', vehicle_no: 'MH12' };
     // reportInput: true, as the client parses, so the messages also say what was got.

@@ -1,15 +1,14 @@
+import type { EwayBillAddress, EwayBillModel, ServiceClient } from 'invoicing-service-sdk';
 import type {
   Country,
-  EwayBillAddress,
-  EwayBillModel,
   State,
   SubSupplyType,
   SupplyType,
   TransactionType,
   TransportMode,
   VehicleType,
-} from 'invoicing-service-sdk';
-import { EwayBillModelSchema, type ServiceClient } from 'invoicing-service-sdk';
+} from 'invoicing-service-sdk/model';
+import { EwayBillModelSchema } from 'invoicing-service-sdk/model';
 import { describe, expectTypeOf, it } from 'vitest';
 
 const address: EwayBillAddress = {

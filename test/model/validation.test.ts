@@ -1,14 +1,5 @@
-import {
-  COUNTRIES,
-  type EwayBillModel,
-  EwayBillModelSchema,
-  formatServiceDate,
-  isServiceDate,
-  type RateLimiter,
-  ServiceClient,
-  STATES,
-  ValidationError,
-} from 'invoicing-service-sdk';
+import { type EwayBillModel, type RateLimiter, ServiceClient, ValidationError } from 'invoicing-service-sdk';
+import { COUNTRIES, EwayBillModelSchema, formatServiceDate, isServiceDate, STATES } from 'invoicing-service-sdk/model';
 import { describe, expect, it } from 'vitest';
 import { recordingFetch } from '../helpers/fake-fetch.js';
 import { freshKey, validModel } from '../helpers/model.js';

@@ -1,11 +1,6 @@
-import {
-  DocumentEventDataSchema,
-  type EwayBillAddress,
-  EwayBillAddressSchema,
-  type EwayBillModel,
-  EwayBillModelSchema,
-  WebhookEnvelopeSchema,
-} from 'invoicing-service-sdk';
+import type { EwayBillAddress, EwayBillModel } from 'invoicing-service-sdk';
+import { EwayBillAddressSchema, EwayBillModelSchema } from 'invoicing-service-sdk/model';
+import { DocumentEventDataSchema, WebhookEnvelopeSchema } from 'invoicing-service-sdk/webhooks';
 import { describe, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
 

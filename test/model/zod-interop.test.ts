@@ -1,12 +1,7 @@
-import {
-  DocumentEventDataSchema,
-  EwayBillAddressSchema,
-  EwayBillModelSchema,
-  ServiceClient,
-  ValidationError,
-  WebhookEnvelopeSchema,
-} from 'invoicing-service-sdk';
+import { ServiceClient, ValidationError } from 'invoicing-service-sdk';
+import { EwayBillAddressSchema, EwayBillModelSchema } from 'invoicing-service-sdk/model';
 import { buildDocumentEvent } from 'invoicing-service-sdk/testing';
+import { DocumentEventDataSchema, WebhookEnvelopeSchema } from 'invoicing-service-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
 // A user's own zod: classic, which also loads zod's English locale into the shared configuration.
 import * as z from 'zod';

@@ -1,13 +1,11 @@
 import fc from 'fast-check';
+import { ServiceClient, ServiceError, ValidationError } from 'invoicing-service-sdk';
 import {
-  ServiceClient,
-  ServiceError,
   signWebhook,
-  ValidationError,
   verifyWebhook,
   WebhookPayloadError,
   WebhookVerificationError,
-} from 'invoicing-service-sdk';
+} from 'invoicing-service-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
 import { freshKey, validModel } from '../helpers/model.js';
 

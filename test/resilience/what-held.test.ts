@@ -1,18 +1,14 @@
 // Issue 9, "what held must keep holding": the audit's passing cases, kept as regression tests against raw sockets.
 import { createServer, type Server, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { ApiError, mayHaveSucceeded, type RateLimiter, type RetryEvent, ServiceClient } from 'invoicing-service-sdk';
 import {
-  ApiError,
   checkGstin,
   checkTransporterId,
   isValidVehicleNumber,
-  mayHaveSucceeded,
   normalizeVehicleNumber,
   preflightEwayBill,
-  type RateLimiter,
-  type RetryEvent,
-  ServiceClient,
-} from 'invoicing-service-sdk';
+} from 'invoicing-service-sdk/gst';
 import { checkWebhookUrl } from 'invoicing-service-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
 import { freshKey, validModel } from '../helpers/model.js';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { EwayBillModelSchema, SUB_SUPPLY_TYPES, TRANSACTION_TYPES, TRANSPORT_MODES } from 'invoicing-service-sdk';
+import { EwayBillModelSchema, SUB_SUPPLY_TYPES, TRANSACTION_TYPES, TRANSPORT_MODES } from 'invoicing-service-sdk/model';
 import {
   buildDocumentEvent,
   buildEwayBillModel,

@@ -58,7 +58,7 @@ describe('createEwayBills', () => {
     expect(error(2)).toBeInstanceOf(ValidationError);
     expect(error(3)).toBeInstanceOf(InvalidHashIdError);
     expect(error(4)).toBeInstanceOf(ValidationError);
-    expect(error(4).message).toMatch(/items\.4\.docHashId: repeats items\[0\] for the same client; it was not sent/);
+    expect(error(4).message).toMatch(/items\.4\.docHashId: repeats items\[0\] for the same API key; it was not sent/);
     expect(results[0]).toMatchObject({ value: { outcome: 'generated', message: 'E-way bill generated for a_1' } });
     // The invalid model and the repeat were never sent; each document got at most one bill.
     expect(server.posts.map((p) => p.docHashId).sort()).toEqual(['a_1', 'b_1', 'b_missing']);
@@ -153,7 +153,12 @@ describe('createEwayBills', () => {
     controller.abort();
     const results = await pending;
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected', 'rejected']);
-    for (const r of results.slice(1)) expect(r.status === 'rejected' && r.error.name).toBe('AbortError');
+    expect(results.slice(1).map((r) => r.status === 'rejected' && r.error.name)).toEqual([
+      'AbortedAfterSendError',
+      'AbortError',
+      'AbortError',
+      'AbortError',
+    ]);
     // a_2 was in flight (and was generated): it may have succeeded; the others were never handed to the client.
     expect(results.map((r) => r.status === 'rejected' && r.mayHaveSucceeded)).toEqual([
       false,

@@ -1,6 +1,7 @@
 // A default Jest 30 project (CommonJS, babel-jest, no config): the kit loads with require, and everything but the msw
 // handlers works. Run by scripts/test-package.mjs over the packed SDK, with msw installed in the project.
-const { ServiceClient, verifyWebhook, ValidationError } = require('invoicing-service-sdk');
+const { ServiceClient, ValidationError } = require('invoicing-service-sdk');
+const { verifyWebhook } = require('invoicing-service-sdk/webhooks');
 const {
   buildDocumentEvent,
   buildEwayBillModel,

@@ -1,0 +1,120 @@
+// Issue 17, findings 2 and 10: a refused key stops its own items at once (other keys go on); items are read lazily
+// with a bounded read-ahead; duplicates are found per API key, not per client name. Against the loopback bill server.
+import {
+  createEwayBills,
+  createProcessRateLimiter,
+  ServiceClient,
+  UnauthorizedError,
+  ValidationError,
+} from 'invoicing-service-sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freshKey, validModel } from '../helpers/model.js';
+import { type BillServer, startBillServer } from './bill-server.js';
+
+let server: BillServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const noWait = { acquire: async () => undefined };
+const model = validModel();
+
+describe('a refused key', () => {
+  it('after UNAUTHORIZED its remaining items settle at once, unsent; the other key goes on', async () => {
+    const good = freshKey('good');
+    const revoked = freshKey('revoked');
+    const docs = Array.from({ length: 12 }, (_, i) => `d_${i}`);
+    server = await startBillServer({ keys: [good], documents: docs });
+    const limiter = () => createProcessRateLimiter({ interval: 50, margin: 0 });
+    const clients = {
+      good: new ServiceClient({ apiKey: good, baseUrl: server.baseUrl, preflight: 'off', rateLimiter: limiter() }),
+      revoked: new ServiceClient({
+        apiKey: revoked,
+        baseUrl: server.baseUrl,
+        preflight: 'off',
+        rateLimiter: limiter(),
+      }),
+    };
+    const items = docs.flatMap((docHashId, i) => [
+      { client: 'revoked', docHashId: `r_${i}`, model },
+      { client: 'good', docHashId, model },
+    ]);
+    const results = await createEwayBills(clients, items);
+    const revokedResults = results.filter((r) => r.client === 'revoked');
+    expect(revokedResults).toHaveLength(12);
+    for (const r of revokedResults) {
+      expect(r.status).toBe('rejected');
+      expect(r.status === 'rejected' && r.error).toBeInstanceOf(UnauthorizedError);
+      expect(r.status === 'rejected' && r.mayHaveSucceeded).toBe(false);
+    }
+    expect(server.posts.filter((p) => p.key === revoked)).toHaveLength(1);
+    expect(results.filter((r) => r.client === 'good' && r.status === 'fulfilled')).toHaveLength(12);
+  });
+});
+
+describe('duplicates per key, not per name', () => {
+  it('one client under two names, and two clients of one key, never send a document twice', async () => {
+    const key = freshKey('dup');
+    server = await startBillServer({ keys: [key], documents: ['doc_1', 'doc_2'] });
+    const one = new ServiceClient({ apiKey: key, baseUrl: server.baseUrl, preflight: 'off', rateLimiter: noWait });
+    const twin = new ServiceClient({ apiKey: key, baseUrl: server.baseUrl, preflight: 'off', rateLimiter: noWait });
+    const results = await createEwayBills({ a: one, b: one, c: twin }, [
+      { client: 'a', docHashId: 'doc_1', model },
+      { client: 'b', docHashId: 'doc_1', model },
+      { client: 'c', docHashId: 'doc_1', model },
+      { client: 'c', docHashId: 'doc_2', model },
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect(results[1]?.status === 'rejected' && results[1].error).toBeInstanceOf(ValidationError);
+    expect(server.postsOf('doc_1')).toBe(1);
+  });
+});
+
+describe('lazy reading', () => {
+  it('a generator of 1,000,000 items starts sending before it is read, and an abort ends it', async () => {
+    const key = freshKey('lazy');
+    server = await startBillServer({ keys: [key], documents: [] });
+    const client = new ServiceClient({ apiKey: key, baseUrl: server.baseUrl, preflight: 'off', rateLimiter: noWait });
+    let produced = 0;
+    function* endless() {
+      for (let i = 0; i < 1_000_000; i++) {
+        produced += 1;
+        yield { docHashId: `doc_${i}`, model };
+      }
+    }
+    const controller = new AbortController();
+    let settled = 0;
+    const pending = createEwayBills(client, endless(), {
+      signal: controller.signal,
+      keepResults: false,
+      readAhead: 100,
+      onResult: () => {
+        settled += 1;
+        if (settled === 20) controller.abort();
+      },
+    });
+    const results = await pending;
+    expect(results).toEqual([]);
+    expect(server.posts.length).toBeGreaterThanOrEqual(20);
+    // Read ahead is bounded: the generator was read a little past what was sent, never to its end.
+    expect(produced).toBeLessThan(20 + 100 + 5);
+  });
+
+  it('1,000 keys × 1 item all go out, one lane per key', async () => {
+    const keys = Array.from({ length: 1000 }, (_, i) => `sk_many_${i}`);
+    server = await startBillServer({ keys, documents: [] });
+    const baseUrl = server.baseUrl;
+    const clients = new Map(
+      keys.map((apiKey) => [apiKey, new ServiceClient({ apiKey, baseUrl, preflight: 'off', rateLimiter: noWait })]),
+    );
+    let done = 0;
+    await createEwayBills(
+      clients,
+      keys.map((client, i) => ({ client, docHashId: `d_${i}`, model })),
+      { keepResults: false, onResult: () => (done += 1) },
+    );
+    expect(done).toBe(1_000);
+    expect(new Set(server.posts.map((p) => p.key)).size).toBe(1_000);
+  });
+});
