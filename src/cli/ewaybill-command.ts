@@ -7,7 +7,7 @@ import type { EwayBillModel } from '../model/schemas.js';
 import type { CliCommand } from './args.js';
 import { createInFlightJournal } from './in-flight.js';
 import { type InputLine, readEarlierResults, readInput } from './jsonl.js';
-import type { CliOutput } from './mock-server-command.js';
+import type { CliOutput } from './output.js';
 import { createProgressView, type ProgressStream } from './progress.js';
 
 /** Options of {@link runEwaybillCreate}: what the command line asked for. */

@@ -4,7 +4,7 @@
 
 import { SDK_VERSION } from '../client/runtime.js';
 import { parseCommandLine } from './args.js';
-import type { CliOutput } from './mock-server-command.js';
+import type { CliOutput } from './output.js';
 import { USAGE } from './usage.js';
 
 /** Aborts on the first SIGINT or SIGTERM; a second one ends the process as usual. */

@@ -3,13 +3,10 @@ import { buildEwayBillModel } from '../testing/model-fixture.js';
 import { serveEmulator } from '../testing/serve.js';
 import type { RecordedRequest } from '../testing/types.js';
 import type { CliCommand } from './args.js';
+import type { CliOutput } from './output.js';
 import { createWebhookRelay } from './webhook-relay.js';
 
-/** Where the command writes: stdout and stderr in the CLI, buffers in tests. */
-export interface CliOutput {
-  out(line: string): void;
-  err(line: string): void;
-}
+export type { CliOutput } from './output.js';
 
 /** Options of {@link runMockServer}: what the command line asked for. */
 export type MockServerCommandOptions = Omit<Extract<CliCommand, { kind: 'mock-server' }>, 'kind'>;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { buildDocumentEvent, buildInventoryEvent } from '../testing/event-fixtures.js';
 import { signWebhook } from '../webhooks/sign.js';
 import type { CliCommand } from './args.js';
-import type { CliOutput } from './mock-server-command.js';
+import type { CliOutput } from './output.js';
 
 /** Options of {@link runSendWebhook}: what the command line asked for. */
 export type SendWebhookOptions = Omit<Extract<CliCommand, { kind: 'send-webhook' }>, 'kind'>;

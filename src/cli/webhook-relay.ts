@@ -1,7 +1,7 @@
 import { buildDocumentEvent } from '../testing/event-fixtures.js';
 import type { RecordedRequest } from '../testing/types.js';
 import { checkWebhookTarget, deliverWebhook } from '../testing/webhook-emitter.js';
-import type { CliOutput } from './mock-server-command.js';
+import type { CliOutput } from './output.js';
 
 /** The message of the document event the mock sends for a generated e-way bill. */
 export const EWAY_BILL_EVENT_MESSAGE = 'E-way bill generated';

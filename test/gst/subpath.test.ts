@@ -32,10 +32,10 @@ describe('invoicing-service-sdk/gst', () => {
     ]);
   });
 
-  it('is re-exported by the root, name for name and value for value', () => {
+  it('is not re-exported by the root since 0.2.0 (issue 18: a root a reader can hold)', () => {
     const rootNames = root as Record<string, unknown>;
-    const missing = Object.keys(gst).filter((name) => !(name in rootNames));
-    expect(missing).toEqual([]);
-    for (const [name, value] of Object.entries(gst)) expect(rootNames[name], name).toBe(value);
+    const shared = Object.keys(gst).filter((name) => name in rootNames);
+    // The errors are the root's own classes, which the gst subpath uses too; no GST function is in the root.
+    expect(shared.filter((name) => typeof rootNames[name] === 'function' && !/Error$/.test(name))).toEqual([]);
   });
 });
