@@ -1,14 +1,16 @@
+import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { createEwayBills, type EwayBillBatchItem, type EwayBillBatchResult } from '../client/batch.js';
 import type { EwayBillCreator } from '../client/once.js';
 import { ServiceClient } from '../client/service-client.js';
 import type { PreflightFinding } from '../gst/preflight.js';
+import { redactor } from '../internal/redact.js';
 import type { EwayBillModel } from '../model/schemas.js';
 import type { CliCommand } from './args.js';
-import { createInFlightJournal } from './in-flight.js';
 import { type InputLine, readEarlierResults, readInput } from './jsonl.js';
 import type { CliOutput } from './output.js';
 import { createProgressView, type ProgressStream } from './progress.js';
+import { appendSynced, openSentLedger, takeLock } from './run-files.js';
 
 /** Options of {@link runEwaybillCreate}: what the command line asked for. */
 export type EwaybillCreateOptions = Omit<Extract<CliCommand, { kind: 'ewaybill-create' }>, 'kind'>;
@@ -30,6 +32,7 @@ function resultLine(line: number, result: EwayBillBatchResult, warnings: readonl
     return { line, docHashId: result.docHashId, ok: true, outcome, recovered, message, ...warned, at };
   }
   const error = result.error as Error & { code?: string; errorCode?: string; status?: number; issues?: unknown };
+  // ABORTED: stopped before the request left (no line is written for those); ABORTED_AFTER_SEND: it may have left.
   const issues = Array.isArray(error.issues)
     ? error.issues.map(({ field, message }: { field: string; message: string }) => ({ field, message }))
     : undefined;
@@ -38,6 +41,7 @@ function resultLine(line: number, result: EwayBillBatchResult, warnings: readonl
     docHashId: result.docHashId,
     ok: false,
     code: error.name === 'AbortError' ? 'ABORTED' : (error.code ?? error.name),
+
     errorCode: error.errorCode,
     status: error.status,
     error: error.message,
@@ -70,6 +74,18 @@ export async function runEwaybillCreate(
 ): Promise<number> {
   const warnings = new Map<string, PreflightFinding[]>();
   let current: string | undefined;
+  for (const [name, what] of [
+    ['SERVICE_API_KEY', "the company's API key"],
+    ['SERVICE_BASE_URL', "the service's base URL, for example https://host/api/partner"],
+  ] as const) {
+    if (!context.env[name]?.trim()) {
+      io.err(
+        `ewaybill create needs ${what} in the ${name} environment variable` +
+          (name === 'SERVICE_API_KEY' ? ' (never on the command line, so it stays out of ps and shell history).' : '.'),
+      );
+      return 2;
+    }
+  }
   let client: ServiceClient;
   try {
     client = new ServiceClient({
@@ -89,19 +105,65 @@ export async function runEwaybillCreate(
     io.err(`ewaybill create: ${(error as Error).message}`);
     return 2;
   }
-  const journal = createInFlightJournal(options.output);
+  const key = context.env.SERVICE_API_KEY?.trim() ?? '';
+  const keyHash = createHash('sha256').update(key).digest('hex').slice(0, 12);
+  const redact = redactor(key);
+  const lock = takeLock(options.output);
+  if ('refused' in lock) {
+    io.err(`ewaybill create: ${lock.refused}`);
+    return 2;
+  }
+  let ledger: ReturnType<typeof openSentLedger> | undefined;
+  try {
+    ledger = openSentLedger(options.output);
+    return await run(options, io, context, {
+      client,
+      ledger,
+      warnings,
+      keyHash,
+      redact,
+      setCurrent: (id) => (current = id),
+    });
+  } catch (error) {
+    io.err(`ewaybill create: ${redact.text((error as Error).message)}`);
+    return 2;
+  } finally {
+    ledger?.close();
+    lock.release();
+  }
+}
+
+interface RunParts {
+  readonly client: ServiceClient;
+  readonly ledger: ReturnType<typeof openSentLedger>;
+  readonly warnings: Map<string, PreflightFinding[]>;
+  readonly keyHash: string;
+  readonly redact: ReturnType<typeof redactor>;
+  readonly setCurrent: (id: string | undefined) => void;
+}
+
+async function run(
+  options: EwaybillCreateOptions,
+  io: CliOutput,
+  context: EwaybillCreateContext,
+  parts: RunParts,
+): Promise<number> {
+  const { client, ledger, warnings, keyHash, redact } = parts;
+  /** The documents this run handed to the client: a refusal or an abort of any other was never sent. */
+  const handed = new Set<string>();
   const tracked: EwayBillCreator = {
     createEwayBill(docHashId, model, callOptions) {
-      journal.add(docHashId);
-      current = docHashId;
+      // Recorded and synced before the request can leave: a crash from here on still knows the bill may exist.
+      ledger.add(docHashId);
+      handed.add(docHashId);
+      parts.setCurrent(docHashId);
       try {
         return client.createEwayBill(docHashId, model, callOptions);
       } finally {
-        current = undefined;
+        parts.setCurrent(undefined);
       }
     },
   };
-
   let lines: InputLine[];
   let earlier: Awaited<ReturnType<typeof readEarlierResults>>;
   try {
@@ -111,10 +173,19 @@ export async function runEwaybillCreate(
     io.err(`ewaybill create: ${(error as Error).message}`);
     return 2;
   }
-  const killedInFlight = new Set(journal.loadEarlier());
-  for (const id of killedInFlight) if (earlier.done.has(id)) journal.delete(id);
+  const here = `${client.baseUrl} ${keyHash}`;
+  const elsewhere = [...earlier.where].filter((where) => where !== here);
+  if (elsewhere.length > 0) {
+    const [url, hash] = (elsewhere[0] as string).split(' ');
+    io.err(
+      `ewaybill create: ${options.output} holds results done at ${url} with the key ${hash}; this run is at ` +
+        `${client.baseUrl} with the key ${keyHash} (keys are shown as a short hash). Resuming would skip documents ` +
+        'that have no bill here: use another --output for this service or key.',
+    );
+    return 2;
+  }
   const fd = openSync(options.output, 'a');
-  const write = (value: unknown) => writeSync(fd, `${JSON.stringify(value)}\n`);
+  const write = (value: unknown) => appendSynced(fd, value);
   try {
     if (earlier.endsMidLine) writeSync(fd, '\n');
     const view = createProgressView(options.progress, context.progressStream);
@@ -136,56 +207,72 @@ export async function runEwaybillCreate(
             : undefined;
       if (problem) {
         badLines += 1;
-        write({
-          line: entry.line,
-          docHashId: entry.docHashId,
-          ok: false,
-          ...problem,
-          at: new Date().toISOString(),
-        });
+        write({ line: entry.line, docHashId: entry.docHashId, ok: false, ...problem, at: new Date().toISOString() });
         view.note(`line ${entry.line}: ${problem.code}: ${problem.error}`);
         continue;
       }
       const { line, docHashId, model } = entry as Extract<InputLine, { model: unknown }>;
       firstLine.set(docHashId, line);
-      const mayAlreadyExist = earlier.uncertain.has(docHashId) || killedInFlight.has(docHashId);
+      // A document a run on this output ever sent may have its bill: its 604 is "already generated", done.
+      const mayAlreadyExist = earlier.uncertain.has(docHashId) || ledger.has(docHashId);
       items.push({ line, docHashId, model: model as EwayBillModel, mayAlreadyExist });
     }
     if (skipped > 0) view.note(`Skipping ${skipped} document(s) already done in ${options.output}.`);
 
     let generated = 0;
     let recovered = 0;
+    let failed = badLines;
+    let notSent = 0;
+    let refusedKey: string | undefined;
     let lastLine: string | undefined;
-    const results = await createEwayBills(tracked, items, {
+    await createEwayBills(tracked, items, {
       signal: context.stop,
+      keepResults: false,
       onResult: (result, index) => {
-        lastLine = describe(result);
+        lastLine = redact.text(describe(result));
         if (result.status === 'fulfilled') {
           generated += 1;
           if (result.value.recovered) recovered += 1;
         }
-        // A document that was never sent when the run stopped leaves no line: the next run sends it.
-        if (result.status === 'rejected' && result.error.name === 'AbortError' && !result.mayHaveSucceeded) return;
-        write(resultLine((items[index] as { line: number }).line, result, warnings.get(result.docHashId)));
-        // Only once its line is written: a run killed in between still knows the document may exist.
-        journal.delete(result.docHashId);
+        if (result.status === 'rejected') {
+          const code = (result.error as { code?: unknown }).code;
+          if (code === 'UNAUTHORIZED' || code === 'FORBIDDEN') refusedKey = code;
+          // Never sent (stopped before it left, or its key refused first): no line, the next run sends it.
+          if (!result.mayHaveSucceeded && !handed.has(result.docHashId)) {
+            notSent += 1;
+            return;
+          }
+          if (!result.mayHaveSucceeded && result.error.name === 'AbortError') {
+            notSent += 1;
+            return;
+          }
+          failed += 1;
+        }
+        const line = resultLine((items[index] as { line: number }).line, result, warnings.get(result.docHashId));
+        write({ ...(redact.value(line) as object), baseUrl: client.baseUrl, key: keyHash });
       },
       // onResult runs just before: the view shows that document with the counts.
       onProgress: (progress) => {
         view.update(progress, lastLine);
         lastLine = undefined;
       },
-      logger: { warn: (message) => io.err(message) },
+      logger: { warn: (message) => io.err(redact.text(message)) },
     });
     view.end();
-    const failed = results.filter((r) => r.status === 'rejected').length + badLines;
     const stopped = context.stop.aborted;
     io.out(
       `${stopped ? 'Stopped' : 'Done'}: ${generated} generated${recovered ? ` (${recovered} recovered after a lost answer)` : ''}, ` +
-        `${failed} failed, ${skipped} skipped as already done; results in ${options.output}.` +
-        (stopped ? ' Run the same command again to continue.' : ''),
+        `${failed} failed, ${notSent} not sent, ${skipped} skipped as already done; results in ${options.output}.` +
+        (stopped || notSent > 0 ? ' Run the same command again to continue: done documents are skipped.' : ''),
     );
-    return stopped ? 130 : failed > 0 ? 1 : 0;
+    if (refusedKey) {
+      io.err(
+        `The service refused the API key (${refusedKey}); the documents after it were not sent. Set SERVICE_API_KEY ` +
+          "to the company's current key (a key regenerated in the dashboard replaces the old one) and run the same " +
+          'command again.',
+      );
+    }
+    return stopped ? 130 : failed > 0 || refusedKey ? 1 : 0;
   } finally {
     closeSync(fd);
   }

@@ -68,6 +68,8 @@ export interface EarlierResults {
   readonly uncertain: ReadonlySet<string>;
   /** Whether the file ends in the middle of a line (a run cut while writing): the next write starts a new line. */
   readonly endsMidLine: boolean;
+  /** Where and as whom earlier lines were done: `baseUrl` and the key's short hash, as `"<baseUrl> <key>"`. */
+  readonly where: ReadonlySet<string>;
 }
 
 /** Reads the output file of earlier runs; a missing file is an empty result. Lines that are not JSON are skipped. */
@@ -77,11 +79,12 @@ export async function readEarlierResults(path: string): Promise<EarlierResults> 
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as { code?: string }).code === 'ENOENT')
-      return { done: new Set(), uncertain: new Set(), endsMidLine: false };
+      return { done: new Set(), uncertain: new Set(), endsMidLine: false, where: new Set() };
     throw error;
   }
   const done = new Set<string>();
   const uncertain = new Set<string>();
+  const where = new Set<string>();
   for (const raw of text.split('\n')) {
     let value: unknown;
     try {
@@ -90,6 +93,7 @@ export async function readEarlierResults(path: string): Promise<EarlierResults> 
       continue;
     }
     if (!isObject(value) || typeof value.docHashId !== 'string') continue;
+    if (typeof value.baseUrl === 'string' && typeof value.key === 'string') where.add(`${value.baseUrl} ${value.key}`);
     if (value.ok === true) {
       done.add(value.docHashId);
       uncertain.delete(value.docHashId);
@@ -97,5 +101,5 @@ export async function readEarlierResults(path: string): Promise<EarlierResults> 
     // A line that was not sent (a bad line, a repeat) says nothing about an earlier request of the document.
     else if (value.mayHaveSucceeded === false) uncertain.delete(value.docHashId);
   }
-  return { done, uncertain, endsMidLine: text !== '' && !text.endsWith('\n') };
+  return { done, uncertain, endsMidLine: text !== '' && !text.endsWith('\n'), where };
 }

@@ -78,6 +78,7 @@ describe('reading JSONL', () => {
       done: new Set(),
       uncertain: new Set(),
       endsMidLine: false,
+      where: new Set(),
     });
   });
 });
