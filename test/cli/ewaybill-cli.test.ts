@@ -136,10 +136,12 @@ describe('invoicing-service-sdk ewaybill create', () => {
     expect(await first.exit(15_000)).toBe('SIGKILL');
     expect(results().map((r) => [r.docHashId, r.ok])).toEqual([['doc_1', true]]);
     // The ledger of documents sent names both, synced before each request left.
-    expect(readFileSync(`${output}.sent`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))).toEqual([
-      'doc_1',
-      'doc_2',
-    ]);
+    expect(
+      readFileSync(`${output}.sent`, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    ).toEqual(['doc_1', 'doc_2']);
 
     const second = create(server, input, output);
     expect(await second.exit(30_000)).toBe(0);
@@ -175,7 +177,10 @@ describe('invoicing-service-sdk ewaybill create', () => {
 
   it.each([
     // Issue 18.7: the CLI has no apiKey option; it names the environment variable and never asks for the key as an argument.
-    [{ SERVICE_API_KEY: '' }, /needs the company's API key in the SERVICE_API_KEY environment variable \(never on the command line/],
+    [
+      { SERVICE_API_KEY: '' },
+      /needs the company's API key in the SERVICE_API_KEY environment variable \(never on the command line/,
+    ],
     [{ SERVICE_BASE_URL: '' }, /needs the service's base URL.* in the SERVICE_BASE_URL environment variable/],
   ])('exits 2 with the reason when the environment lacks %j', async (env, message) => {
     const { input, output } = files([bill('doc_1')]);
