@@ -41,6 +41,11 @@ export async function runMockServer(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<number> {
   const webhookSecret = options.webhookSecret ?? env.WEBHOOK_SECRET;
+  if (options.webhookSecret !== undefined) {
+    io.err(
+      'Warning: --webhook-secret puts the secret in `ps` and the shell history; set WEBHOOK_SECRET in the environment instead.',
+    );
+  }
   if (options.webhookUrl !== undefined && (webhookSecret === undefined || webhookSecret === '')) {
     io.err('--webhook-url needs the webhook secret: pass --webhook-secret, or set WEBHOOK_SECRET.');
     return 2;

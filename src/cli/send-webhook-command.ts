@@ -3,6 +3,7 @@ import { buildDocumentEvent, buildInventoryEvent } from '../testing/event-fixtur
 import { signWebhook } from '../webhooks/sign.js';
 import type { CliCommand } from './args.js';
 import type { CliOutput } from './output.js';
+import { withoutSecret } from './secret-echo.js';
 
 /** Options of {@link runSendWebhook}: what the command line asked for. */
 export type SendWebhookOptions = Omit<Extract<CliCommand, { kind: 'send-webhook' }>, 'kind'>;
@@ -59,6 +60,11 @@ export async function runSendWebhook(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<number> {
   const secret = options.secret ?? env.WEBHOOK_SECRET;
+  if (options.secret !== undefined) {
+    io.err(
+      'Warning: --secret puts the secret in `ps` and the shell history; set WEBHOOK_SECRET in the environment instead.',
+    );
+  }
   if (secret === undefined || secret === '') {
     io.err(
       'send-webhook needs the webhook secret: pass --secret, or set WEBHOOK_SECRET (which keeps it out of shell history).',
@@ -70,7 +76,8 @@ export async function runSendWebhook(
     io.err(built.error);
     return 2;
   }
-  const redact = (text: string) => text.replaceAll(secret, '[redacted]');
+  // The whole text is checked before any cut, in every form it could carry the secret: never a prefix of it.
+  const redact = (text: string) => withoutSecret(text, secret);
   const target = new URL(options.url);
   const where = `${target.origin}${target.pathname}`;
   const eventId = (JSON.parse(built.body) as { event_id?: unknown }).event_id;
@@ -94,10 +101,10 @@ export async function runSendWebhook(
     io.err(`Could not deliver to ${where}: ${redact(String(why))}`);
     return 1;
   }
-  const text = await response.text().catch(() => '');
+  const text = redact(await response.text().catch(() => ''));
   const shown = text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length} characters)` : text;
   io.out(`Receiver answered ${response.status} ${response.statusText}`.trimEnd());
-  if (shown !== '') io.out(redact(shown));
+  if (shown !== '') io.out(shown);
   if (!response.ok) io.err('The receiver did not accept the event (a 2xx is expected; the service wants 200).');
   return response.ok ? 0 : 1;
 }

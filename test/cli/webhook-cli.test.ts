@@ -66,9 +66,38 @@ describe('invoicing-service-sdk send-webhook', () => {
     expect(event.event_type).toBe('document');
     expect(run.stdout()).toContain(`document event ${event.event_id}`);
     expect(run.stdout()).toMatch(/Receiver answered 200 OK/);
-    expect(run.stdout()).toContain('{"received":true,"echo":"[redacted]"}');
+    expect(run.stdout()).toContain("[the receiver's answer is not shown: it holds the webhook secret");
     noSecret(run.stdout());
     noSecret(run.stderr());
+    // --secret on the command line works, with a warning that it shows in `ps`.
+    expect(run.stderr()).toMatch(/--secret puts the secret in `ps`/);
+  });
+
+  // Issue 17.9: a receiver that echoes the secret escaped, encoded, or across the 4,000-character cut.
+  it.each([
+    [
+      '\\u-escaped',
+      (secret: string) =>
+        JSON.stringify({
+          echo: [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+        }),
+    ],
+    [
+      'URL-encoded',
+      (secret: string) =>
+        `token=${[...secret].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('')}`,
+    ],
+    ['across the cut', (secret: string) => `${'x'.repeat(3995)}${secret}`],
+  ])('never prints the secret or a prefix of it when the receiver echoes it %s', async (_how, echo) => {
+    const body = echo(SECRET).replace(/\\\\u/g, '\\u');
+    receiver = await startReceiver({ status: 200, body });
+    const run = runCli(cli.file, ['send-webhook', '--url', receiver.url, '--type', 'document'], {
+      WEBHOOK_SECRET: SECRET,
+    });
+    expect(await run.exit()).toBe(0);
+    noSecret(run.stdout());
+    expect(run.stdout()).not.toContain(SECRET.slice(0, 10));
+    expect(run.stdout()).toContain("[the receiver's answer is not shown");
   });
 
   it('merges the data fields of --data into an inventory event, taking the secret from WEBHOOK_SECRET', async () => {
