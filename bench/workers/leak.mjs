@@ -37,7 +37,13 @@ async function httpFetch(server) {
       req.end(body);
     });
   };
-  return { fetchOverHttp, close: () => (agent.destroy(), server.close()) };
+  return {
+    fetchOverHttp,
+    close() {
+      agent.destroy();
+      server.close();
+    },
+  };
 }
 
 let loopback;

@@ -215,7 +215,14 @@ const KEY_REFUSED = new Set(['UNAUTHORIZED', 'FORBIDDEN']);
 const DEFAULT_READ_AHEAD = 10_000;
 
 /** Lanes started per turn of the event loop: starting 10,000 keys at once must not block it. */
-const STARTS_PER_TURN = 200;
+const STARTS_PER_TURN = 50;
+
+/**
+ * Items settled between two turns of the event loop. A fetch that answers within the same turn (a mock, a cache)
+ * would otherwise run a whole batch as one chain of microtasks: timers and I/O starve, and what Node frees only
+ * between turns (the `WeakRef`s of each request's signal) piles up.
+ */
+const SETTLES_PER_TURN = 32;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -405,6 +412,7 @@ export async function createEwayBills(
   let wake: (() => void) | undefined;
   /** Workers running, across lanes: the batch ends when the input is read and none runs. */
   let active = 0;
+  let settledThisTurn = 0;
   async function worker(lane: Lane): Promise<void> {
     lane.running += 1;
     active += 1;
@@ -423,6 +431,10 @@ export async function createEwayBills(
           settle(index, { error });
           const code = (error as { code?: unknown } | null)?.code;
           if (typeof code === 'string' && KEY_REFUSED.has(code)) refuseLane(lane, error as Error);
+        }
+        if (++settledThisTurn >= SETTLES_PER_TURN) {
+          settledThisTurn = 0;
+          await nextTurn();
         }
       }
     } finally {
