@@ -22,7 +22,12 @@ export const ADDRESS_RULES: RuleGroup<'export-dispatch-to' | 'indian-pincode' | 
     portalCodes: [373, 374],
     check(model, report) {
       if (model.sub_supply_type !== 'Export') return;
-      const { state, pincode } = model.dispatch_to ?? {};
+      const { state, pincode, country } = model.dispatch_to ?? {};
+      // An export may be shipped to the port of loading in India: the e-way bill covers the move to the port, and
+      // its ship-to is then the port's Indian address (india-compliance #3850: Tuticorin port as ship-to; odoo PR
+      // #279289: state 99 as ship-to refused with 372, fixed by sending the port's state; erpnext PR #23944: SEZ
+      // supplies sent as Export). Such an address is checked as any Indian one (indian-pincode, pincode-state).
+      if (country === 'India') return;
       if (state !== OTHER_TERRITORY) {
         report(['dispatch_to', 'state'], `An export goes to '${OTHER_TERRITORY}'; got ${quoted(state)}`, [373]);
       }
@@ -78,9 +83,7 @@ export const ADDRESS_RULES: RuleGroup<'export-dispatch-to' | 'indian-pincode' | 
       for (const side of SIDES) {
         const { country, state } = model[side] ?? {};
         const code = side === 'dispatch_to' ? 373 : 375;
-        if (side === 'dispatch_to' && exporting && country === 'India') {
-          report([side, 'country'], "An export goes to a country other than India; got 'India'", [373]);
-        } else if (side === 'dispatch_from' && isImport(model) && country === 'India') {
+        if (side === 'dispatch_from' && isImport(model) && country === 'India') {
           report([side, 'country'], "An import comes from a country other than India; got 'India'", [375]);
         } else if (country === 'India' && state === OTHER_TERRITORY) {
           const message = `'${OTHER_TERRITORY}' is the state of an address outside India; this address is in India`;

@@ -53,10 +53,19 @@ export const STATE_CODES = Object.freeze({
 /** A GST state code: a value of {@link STATE_CODES}, for example `'27'` (Maharashtra). */
 export type GstStateCode = (typeof STATE_CODES)[State];
 
+/*
+ * Codes NIC's payloads use for places outside India, besides GST's 97 ("Other Territory", the GST state code list):
+ * 96 is "Other Country" in the e-invoice schema (place of supply of an export; india-compliance sends it for
+ * overseas parties' e-invoices), and 99 is "Other Country" in the e-way bill API's state master (the toStateCode of
+ * an export; odoo PR #279289 shows the portal's use of 99). The spec spells all of them `OTHER TERRITORY`.
+ */
+const OUTSIDE_INDIA_CODES = ['96', '97', '99'] as const;
+
 // Where two spellings share a code (Ladakh), the first in STATES order wins, so the answer is stable.
-const STATE_BY_CODE: ReadonlyMap<string, State> = new Map(
-  (Object.entries(STATE_CODES) as [State, GstStateCode][]).reverse().map(([state, code]) => [code, state]),
-);
+const STATE_BY_CODE: ReadonlyMap<string, State> = new Map([
+  ...(Object.entries(STATE_CODES) as [State, GstStateCode][]).reverse().map(([state, code]) => [code, state] as const),
+  ...OUTSIDE_INDIA_CODES.map((code) => [code, 'OTHER TERRITORY'] as const),
+]);
 
 /**
  * The GST state code of a state spelled as the spec spells it.
@@ -71,9 +80,11 @@ export function stateCode(state: string): GstStateCode | undefined {
 
 /**
  * The state (as the spec spells it) of a GST state code. For 38 it is `'LADAKH(NEWLYADDED)'`, the first of the
- * two spellings in `STATES`; for 28 `'ANDHRAPRADESH(BEFOREADDED)'` and for 37 `'ANDHRA PRADESH'`.
+ * two spellings in `STATES`; for 28 `'ANDHRAPRADESH(BEFOREADDED)'` and for 37 `'ANDHRA PRADESH'`. The codes NIC
+ * uses for places outside India, 96 (e-invoice: other country), 97 (other territory) and 99 (e-way bill: other
+ * country), are all `'OTHER TERRITORY'`; {@link stateCode} of that state stays `'97'`.
  * @param code Two digits (`'07'`), or a number (`7`).
- * @returns The state, or `undefined` for a code no state has (for example 25, 99).
+ * @returns The state, or `undefined` for a code no state has (for example 25, 98).
  * @example stateFromCode('29'); // 'KARNATAKA'
  */
 export function stateFromCode(code: string | number): State | undefined {

@@ -153,9 +153,9 @@ describe('rule road-transporter (portal 619)', () => {
 describe('rule country-state (portal 373, 375, 376)', () => {
   const abroad = { state: 'OTHER TERRITORY', country: 'United States', pincode: '999999' } as const;
 
-  it('reports an export to India (373)', () => {
+  it('reports an export to India under OTHER TERRITORY with PIN 999999 (373): neither abroad nor a port', () => {
     const exportToIndia = { sub_supply_type: 'Export', dispatch_to: to({ ...abroad, country: 'India' }) } as const;
-    expect(found(exportToIndia)).toEqual(['country-state dispatch_to.country 373']);
+    expect(found(exportToIndia)).toEqual(['country-state dispatch_to.state 373']);
   });
 
   it("reports a foreign address with an Indian state, and an Indian one with 'OTHER TERRITORY' (373 / 375)", () => {
@@ -188,7 +188,7 @@ describe('rule country-state (portal 373, 375, 376)', () => {
 
 describe('findings carry their document (issue 12 item 5)', () => {
   it("puts the context's docHashId on every finding, and names the document in strict mode's error", () => {
-    const model = validModel({ supply_type: 'Inward', sub_supply_type: 'Export' });
+    const model = validModel({ supply_type: 'Inward', sub_supply_type: 'Export', transport_mode: 'Air' });
     const findings = preflightEwayBill(model, { docHashId: 'inv_42' });
     expect(findings.length).toBeGreaterThan(1);
     for (const finding of findings) expect(finding.docHashId).toBe('inv_42');
