@@ -125,9 +125,35 @@ describe('rule ship-to-transaction-type (portal 616, 864)', () => {
   });
 });
 
+describe('rule transporter-doc-number by Rail (portal 4042, 823; issue 20 item 2)', () => {
+  // india-compliance issue #3929: the portal answered 4042 "Invalid RR number" to a Rail e-way bill whose transDocNo
+  // was not a 9-digit RR or 10-digit PWB number (NIC's additional validations of 17-12-2024).
+  const rail = (transporter_doc_number: string) =>
+    found({ transport_mode: 'Rail', vehicle_number: '', transporter_doc_number }, 'transporter-doc-number');
+
+  it('reports a railway receipt that is not 9 or 10 digits, citing 4042 and 823', () => {
+    for (const bad of ['RR/2024/17', 'RR-1', '12345678', '12345678901', '12345 6789', '1234567890A']) {
+      expect(rail(bad), bad).toEqual(['transporter-doc-number transporter_doc_number 4042/823']);
+    }
+    const [finding] = preflightEwayBill(
+      validModel({ transport_mode: 'Rail', vehicle_number: '', transporter_doc_number: 'RR/2024/17' }),
+    );
+    expect(finding?.message).toContain("9-digit RR or a 10-digit PWB number (digits only); got 'RR/2024/17'");
+    expect(describePortalError(4042).description).toBe('Invalid RR number');
+  });
+
+  it('accepts a 9-digit RR and a 10-digit PWB number, and leaves Air and Ship documents free-form', () => {
+    expect(rail('123456789')).toEqual([]);
+    expect(rail('1234567890')).toEqual([]);
+    for (const transport_mode of ['Air', 'Ship or Ship Cum Road/Rail'] as const) {
+      expect(found({ transport_mode, transporter_doc_number: 'AWB/2024/17' }, 'transporter-doc-number')).toEqual([]);
+    }
+  });
+});
+
 describe('rule odc-road-only (portal 634)', () => {
   it('reports an Over Dimensional Cargo vehicle with a mode other than Road', () => {
-    const odc = { vehicle_type: 'Over Dimensional Cargo', transporter_doc_number: 'RR-1' } as const;
+    const odc = { vehicle_type: 'Over Dimensional Cargo', transporter_doc_number: '123456789' } as const;
     for (const transport_mode of ['Rail', 'Air', 'Ship or Ship Cum Road/Rail'] as const) {
       expect(found({ ...odc, transport_mode }, 'odc-road-only'), transport_mode).toEqual([
         'odc-road-only vehicle_type 634',
@@ -146,7 +172,7 @@ describe('rule road-transporter (portal 619)', () => {
     ).toEqual(['road-transporter transporter_id 619']);
     expect(found({ vehicle_number: '  ' }, 'road-transporter')).toEqual(['road-transporter transporter_id 619']);
     expect(found({ vehicle_number: '', transporter_id: '29AAGCB7383J1Z4' }, 'road-transporter')).toEqual([]);
-    expect(found({ transport_mode: 'Rail', vehicle_number: '', transporter_doc_number: 'RR-1' })).toEqual([]);
+    expect(found({ transport_mode: 'Rail', vehicle_number: '', transporter_doc_number: '123456789' })).toEqual([]);
   });
 });
 

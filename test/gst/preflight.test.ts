@@ -66,7 +66,7 @@ describe('preflightEwayBill', () => {
       expect(rulesOf(validModel({ transport_mode: mode })), mode).toEqual([
         'transporter-doc-number transporter_doc_number',
       ]);
-      expect(rulesOf(validModel({ transport_mode: mode, transporter_doc_number: 'RR-1' })), mode).toEqual([]);
+      expect(rulesOf(validModel({ transport_mode: mode, transporter_doc_number: '123456789' })), mode).toEqual([]);
     }
     expect(rulesOf(validModel({ transport_mode: 'Road' }))).toEqual([]);
   });
@@ -96,7 +96,7 @@ describe('preflightEwayBill', () => {
     expect(preflightEwayBill(validModel({ vehicle_number: 'DL1C1234' }))[0]?.message).toContain('DL01C1234');
     expect(rulesOf(validModel({ vehicle_number: 'MH12AB1234' }))).toEqual([]);
     expect(
-      rulesOf(validModel({ transport_mode: 'Rail', transporter_doc_number: 'RR-1', vehicle_number: 'X' })),
+      rulesOf(validModel({ transport_mode: 'Rail', transporter_doc_number: '123456789', vehicle_number: 'X' })),
     ).toEqual([]);
   });
 
