@@ -40,8 +40,8 @@ export const TRANSPORT_RULES: RuleGroup<
       const canonical = normalizeVehicleNumber(model.vehicle_number);
       if (!isValidVehicleNumber(canonical)) {
         const message =
-          `${quoted(model.vehicle_number)} is not in a format the portal accepts, such as MH12AB1234, KA01A1234 or ` +
-          'DL01C1234 (a one-digit district takes a leading 0), or TM… for a temporary number';
+          `${quoted(model.vehicle_number)} is not in a format the portal accepts, such as MH12AB1234, KA01A1234, ` +
+          'DL1CAB1234 or 22BH1234AB, or TR… for a temporary number';
         report(['vehicle_number'], message);
       } else if (canonical !== model.vehicle_number) {
         // The value is sent as written; the portal's format errors (codes 225 and 355) are the risk of anything else.

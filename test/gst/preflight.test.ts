@@ -92,9 +92,11 @@ describe('preflightEwayBill', () => {
   });
 
   it('requires a Road vehicle number in a format the portal accepts, and ignores it for other modes', () => {
-    expect(rulesOf(validModel({ vehicle_number: 'DL1C1234' }))).toEqual(['vehicle-number vehicle_number']);
-    expect(preflightEwayBill(validModel({ vehicle_number: 'DL1C1234' }))[0]?.message).toContain('DL01C1234');
+    expect(rulesOf(validModel({ vehicle_number: 'DL1234' }))).toEqual(['vehicle-number vehicle_number']);
+    expect(preflightEwayBill(validModel({ vehicle_number: 'DL1234' }))[0]?.message).toContain('DL1CAB1234');
     expect(rulesOf(validModel({ vehicle_number: 'MH12AB1234' }))).toEqual([]);
+    // Delhi's one-digit district, as its plates carry it (issue 20 item 5).
+    expect(rulesOf(validModel({ vehicle_number: 'DL1CAB1234' }))).toEqual([]);
     expect(
       rulesOf(validModel({ transport_mode: 'Rail', transporter_doc_number: '123456789', vehicle_number: 'X' })),
     ).toEqual([]);
