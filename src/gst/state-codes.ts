@@ -53,19 +53,30 @@ export const STATE_CODES = Object.freeze({
 /** A GST state code: a value of {@link STATE_CODES}, for example `'27'` (Maharashtra). */
 export type GstStateCode = (typeof STATE_CODES)[State];
 
+// Where two spellings share a code (Ladakh), the first in STATES order wins, so the answer is stable.
+const STATE_BY_CODE: ReadonlyMap<string, State> = new Map(
+  (Object.entries(STATE_CODES) as [State, GstStateCode][]).reverse().map(([state, code]) => [code, state]),
+);
+
 /*
  * Codes NIC's payloads use for places outside India, besides GST's 97 ("Other Territory", the GST state code list):
  * 96 is "Other Country" in the e-invoice schema (place of supply of an export; india-compliance sends it for
  * overseas parties' e-invoices), and 99 is "Other Country" in the e-way bill API's state master (the toStateCode of
  * an export; odoo PR #279289 shows the portal's use of 99). The spec spells all of them `OTHER TERRITORY`.
  */
-const OUTSIDE_INDIA_CODES = ['96', '97', '99'] as const;
+const OUTSIDE_INDIA_CODES: ReadonlySet<string> = new Set(['96', '97', '99']);
 
-// Where two spellings share a code (Ladakh), the first in STATES order wins, so the answer is stable.
-const STATE_BY_CODE: ReadonlyMap<string, State> = new Map([
-  ...(Object.entries(STATE_CODES) as [State, GstStateCode][]).reverse().map(([state, code]) => [code, state] as const),
-  ...OUTSIDE_INDIA_CODES.map((code) => [code, 'OTHER TERRITORY'] as const),
-]);
+const twoDigits = (code: string | number): string | undefined =>
+  typeof code === 'number' && Number.isInteger(code) ? String(code).padStart(2, '0') : (code as string);
+
+/**
+ * The state of a code that starts a GSTIN (01 to 38, and 97): not 96 or 99, which no GSTIN of a state starts with.
+ * @internal For the GSTIN and transporter id checks; the public look-up is {@link stateFromCode}.
+ */
+export function stateOfGstinCode(code: string | number): State | undefined {
+  const text = twoDigits(code);
+  return typeof text === 'string' ? STATE_BY_CODE.get(text) : undefined;
+}
 
 /**
  * The GST state code of a state spelled as the spec spells it.
@@ -88,6 +99,7 @@ export function stateCode(state: string): GstStateCode | undefined {
  * @example stateFromCode('29'); // 'KARNATAKA'
  */
 export function stateFromCode(code: string | number): State | undefined {
-  const text = typeof code === 'number' && Number.isInteger(code) ? String(code).padStart(2, '0') : code;
-  return typeof text === 'string' ? STATE_BY_CODE.get(text) : undefined;
+  const text = twoDigits(code);
+  if (typeof text === 'string' && OUTSIDE_INDIA_CODES.has(text)) return 'OTHER TERRITORY';
+  return stateOfGstinCode(code);
 }
