@@ -1,7 +1,7 @@
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import type { State } from '../model/states.js';
 import { checkCharacterOf } from './check-character.js';
-import { type GstStateCode, stateFromCode } from './state-codes.js';
+import { type GstStateCode, stateOfGstinCode } from './state-codes.js';
 
 /** A valid GSTIN taken apart. */
 export interface ParsedGstin {
@@ -68,7 +68,7 @@ function problemOf(value: unknown): GstinProblem | undefined {
     }
   }
   const code = value.slice(0, 2);
-  if (stateFromCode(code) === undefined) {
+  if (stateOfGstinCode(code) === undefined) {
     return { kind: 'state-code', position: 1, message: `'${code}' is not a GST state code (01–38 except 25, or 97)` };
   }
   const expected = checkCharacterOf(value.slice(0, 14));
@@ -101,7 +101,7 @@ export function checkGstin(value: unknown): GstinCheck {
     gstin: {
       gstin,
       stateCode: gstin.slice(0, 2) as GstStateCode,
-      state: stateFromCode(gstin.slice(0, 2)) as State,
+      state: stateOfGstinCode(gstin.slice(0, 2)) as State,
       pan: gstin.slice(2, 12),
       entityNumber: gstin.charAt(12),
       checkChar: gstin.charAt(14),

@@ -43,9 +43,11 @@ const MAX_MESSAGE_LENGTH = 1000;
  * Checks an e-way bill model against rules the portal is known to enforce but the service's spec does not state,
  * so a model the portal would refuse costs no round trip and no rate-limit slot. Each finding names the portal codes
  * it prevents. The rules, by id (see docs/gst-checks.md):
- * - `export-dispatch-to` (373, 374): an `Export` goes to state `'OTHER TERRITORY'` and PIN code `'999999'`;
+ * - `export-dispatch-to` (373, 374): an `Export` shipped abroad goes to state `'OTHER TERRITORY'` and PIN code
+ *   `'999999'`; one shipped to its port of loading in India (`country` `'India'`) is checked as any Indian address;
  * - `others-description` (377): sub supply type `'Others'` needs `sub_supply_type_description`;
- * - `transporter-doc-number` (394, 385): transport other than `'Road'` needs `transporter_doc_number`;
+ * - `transporter-doc-number` (394, 385, 4042, 823): transport other than `'Road'` needs `transporter_doc_number`,
+ *   and by `'Rail'` it is a 9-digit RR or 10-digit PWB number;
  * - `indian-pincode` (210, 214): an address in India has a PIN code of 6 digits not starting with 0;
  * - `transporter-id` (222): a `transporter_id`, when given, is a GSTIN (check character included) or a TRANSIN;
  * - `vehicle-number` (225, 355): for `'Road'`, a `vehicle_number` is in a format the portal accepts, written as it

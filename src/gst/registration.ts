@@ -1,6 +1,6 @@
 import { checkCharacterOf } from './check-character.js';
 import { checkGstin } from './gstin.js';
-import { stateFromCode } from './state-codes.js';
+import { stateOfGstinCode } from './state-codes.js';
 
 /** The kinds of GST registration whose identifiers share the GSTIN's 15 characters and mod-36 check character. */
 export type RegistrationKind = 'regular' | 'government' | 'un-body' | 'tds' | 'tcs' | 'oidar' | 'non-resident';
@@ -50,7 +50,7 @@ export function checkRegistration(value: string): RegistrationCheck {
   const [kind] = layout;
   const code = value.slice(0, 2);
   const centre = kind === 'oidar' || kind === 'non-resident';
-  if (!(centre && code === CENTRE_CODE) && stateFromCode(code) === undefined) {
+  if (!(centre && code === CENTRE_CODE) && stateOfGstinCode(code) === undefined) {
     return { valid: false, message: `'${code}' is not a GST state code (01–38 except 25, 97, or 99 for OIDAR)` };
   }
   const expected = checkCharacterOf(value.slice(0, 14));

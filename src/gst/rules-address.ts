@@ -1,15 +1,15 @@
-import type { State } from '../model/states.js';
-import { PINCODE_PREFIXES } from './pincode-prefixes.js';
+import { pincodeStateCodes } from './pincode-states.js';
 import { FOREIGN_PINCODE, type LooseModel, OTHER_TERRITORY, quoted, type RuleGroup, SIDES } from './preflight-types.js';
+import { stateCode, stateFromCode } from './state-codes.js';
 
 const INDIAN_PINCODE = /^[1-9]\d{5}$/;
 const SHIP_TO_TYPES: readonly unknown[] = ['Bill To - Ship To', 'Combination of 2 and 3'];
+// Andhra Pradesh before the 2014 division (28) held today's Andhra Pradesh (37) and Telangana (36).
+const UNDIVIDED_ANDHRA: Readonly<Record<string, readonly string[]>> = { '28': ['36', '37'] };
 
-const fits = (state: string, prefix: number): boolean =>
-  (PINCODE_PREFIXES[state as State] ?? []).some(([low, high]) => prefix >= low && prefix <= high);
-
-/** The states whose ranges hold the prefix. */
-const statesOf = (prefix: number): string[] => Object.keys(PINCODE_PREFIXES).filter((state) => fits(state, prefix));
+/** Whether a PIN code whose directory states are `codes` fits the state with GST code `code`. */
+const fits = (codes: readonly string[], code: string): boolean =>
+  (UNDIVIDED_ANDHRA[code] ?? [code]).some((part) => codes.includes(part));
 
 const isImport = (model: LooseModel): boolean => {
   const from = model.dispatch_from;
@@ -22,7 +22,12 @@ export const ADDRESS_RULES: RuleGroup<'export-dispatch-to' | 'indian-pincode' | 
     portalCodes: [373, 374],
     check(model, report) {
       if (model.sub_supply_type !== 'Export') return;
-      const { state, pincode } = model.dispatch_to ?? {};
+      const { state, pincode, country } = model.dispatch_to ?? {};
+      // An export may be shipped to the port of loading in India: the e-way bill covers the move to the port, and
+      // its ship-to is then the port's Indian address (india-compliance #3850: Tuticorin port as ship-to; odoo PR
+      // #279289: state 99 as ship-to refused with 372, fixed by sending the port's state; erpnext PR #23944: SEZ
+      // supplies sent as Export). Such an address is checked as any Indian one (indian-pincode, pincode-state).
+      if (country === 'India') return;
       if (state !== OTHER_TERRITORY) {
         report(['dispatch_to', 'state'], `An export goes to '${OTHER_TERRITORY}'; got ${quoted(state)}`, [373]);
       }
@@ -52,12 +57,12 @@ export const ADDRESS_RULES: RuleGroup<'export-dispatch-to' | 'indian-pincode' | 
       for (const side of SIDES) {
         const { country, state, pincode } = model[side] ?? {};
         if (country !== 'India' || typeof state !== 'string' || typeof pincode !== 'string') continue;
-        if (!INDIAN_PINCODE.test(pincode) || PINCODE_PREFIXES[state as State] === undefined) continue;
-        const prefix = Number(pincode.slice(0, 3));
-        if (fits(state, prefix)) continue;
-        const others = statesOf(prefix);
-        // Lenient where the table is silent: a prefix no state's range holds is not reported.
-        if (others.length === 0) continue;
+        const code = stateCode(state);
+        if (!INDIAN_PINCODE.test(pincode) || code === undefined || state === OTHER_TERRITORY) continue;
+        const directory = pincodeStateCodes(pincode);
+        // Lenient where the directory is silent: a PIN code with no neighbour of its first three digits.
+        if (directory === undefined || fits(directory, code)) continue;
+        const others = directory.map((other) => stateFromCode(other) ?? other);
         const codes =
           side === 'dispatch_from'
             ? [437, 710]
@@ -65,7 +70,7 @@ export const ADDRESS_RULES: RuleGroup<'export-dispatch-to' | 'indian-pincode' | 
               ? [436, 858]
               : [436, 710];
         const message =
-          `PIN code ${quoted(pincode)} is not in ${state} (PIN codes starting ${pincode.slice(0, 3)} are in ` +
+          `PIN code ${quoted(pincode)} is not in ${state} (India Post's directory puts it in ` +
           `${others.join(' or ')}): the portal checks the state against the PIN code`;
         report([side, 'pincode'], message, codes);
       }
@@ -78,9 +83,7 @@ export const ADDRESS_RULES: RuleGroup<'export-dispatch-to' | 'indian-pincode' | 
       for (const side of SIDES) {
         const { country, state } = model[side] ?? {};
         const code = side === 'dispatch_to' ? 373 : 375;
-        if (side === 'dispatch_to' && exporting && country === 'India') {
-          report([side, 'country'], "An export goes to a country other than India; got 'India'", [373]);
-        } else if (side === 'dispatch_from' && isImport(model) && country === 'India') {
+        if (side === 'dispatch_from' && isImport(model) && country === 'India') {
           report([side, 'country'], "An import comes from a country other than India; got 'India'", [375]);
         } else if (country === 'India' && state === OTHER_TERRITORY) {
           const message = `'${OTHER_TERRITORY}' is the state of an address outside India; this address is in India`;

@@ -2,17 +2,26 @@ import { given, quoted, type RuleGroup } from './preflight-types.js';
 import { checkTransporterId } from './transporter-id.js';
 import { isValidVehicleNumber, normalizeVehicleNumber } from './vehicle-number.js';
 
+// NIC's additional validations of 17-12-2024: by Rail, transDocNo is a 9-digit RR (railway receipt) or a 10-digit PWB
+// (parcel way bill) number; anything else is refused with 4042 "Invalid RR number" (india-compliance issue #3929).
+const RAIL_RECEIPT = /^(?:\d{9}|\d{10})$/;
+
 /** The rules about the transport: documents, transporter, vehicle. */
 export const TRANSPORT_RULES: RuleGroup<
   'transporter-doc-number' | 'transporter-id' | 'vehicle-number' | 'odc-road-only' | 'road-transporter'
 > = {
   'transporter-doc-number': {
-    portalCodes: [394, 385],
+    portalCodes: [394, 385, 4042, 823],
     check(model, report) {
       if (model.transport_mode === undefined || model.transport_mode === 'Road') return;
       if (!given(model.transporter_doc_number)) {
         const message = `Required when transport_mode is ${quoted(model.transport_mode)}: the railway receipt, airway bill or bill of lading number`;
-        report(['transporter_doc_number'], message);
+        report(['transporter_doc_number'], message, [394, 385]);
+      } else if (model.transport_mode === 'Rail' && !RAIL_RECEIPT.test(model.transporter_doc_number)) {
+        const message =
+          `By 'Rail', transporter_doc_number is the railway receipt: a 9-digit RR or a 10-digit PWB number ` +
+          `(digits only); got ${quoted(model.transporter_doc_number)}`;
+        report(['transporter_doc_number'], message, [4042, 823]);
       }
     },
   },
@@ -31,8 +40,8 @@ export const TRANSPORT_RULES: RuleGroup<
       const canonical = normalizeVehicleNumber(model.vehicle_number);
       if (!isValidVehicleNumber(canonical)) {
         const message =
-          `${quoted(model.vehicle_number)} is not in a format the portal accepts, such as MH12AB1234, KA01A1234 or ` +
-          'DL01C1234 (a one-digit district takes a leading 0), or TM… for a temporary number';
+          `${quoted(model.vehicle_number)} is not in a format the portal accepts, such as MH12AB1234, KA01A1234, ` +
+          'DL1CAB1234 or 22BH1234AB, or TR… for a temporary number';
         report(['vehicle_number'], message);
       } else if (canonical !== model.vehicle_number) {
         // The value is sent as written; the portal's format errors (codes 225 and 355) are the risk of anything else.

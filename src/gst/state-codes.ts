@@ -58,6 +58,26 @@ const STATE_BY_CODE: ReadonlyMap<string, State> = new Map(
   (Object.entries(STATE_CODES) as [State, GstStateCode][]).reverse().map(([state, code]) => [code, state]),
 );
 
+/*
+ * Codes NIC's payloads use for places outside India, besides GST's 97 ("Other Territory", the GST state code list):
+ * 96 is "Other Country" in the e-invoice schema (place of supply of an export; india-compliance sends it for
+ * overseas parties' e-invoices), and 99 is "Other Country" in the e-way bill API's state master (the toStateCode of
+ * an export; odoo PR #279289 shows the portal's use of 99). The spec spells all of them `OTHER TERRITORY`.
+ */
+const OUTSIDE_INDIA_CODES: ReadonlySet<string> = new Set(['96', '97', '99']);
+
+const twoDigits = (code: string | number): string | undefined =>
+  typeof code === 'number' && Number.isInteger(code) ? String(code).padStart(2, '0') : (code as string);
+
+/**
+ * The state of a code that starts a GSTIN (01 to 38, and 97): not 96 or 99, which no GSTIN of a state starts with.
+ * @internal For the GSTIN and transporter id checks; the public look-up is {@link stateFromCode}.
+ */
+export function stateOfGstinCode(code: string | number): State | undefined {
+  const text = twoDigits(code);
+  return typeof text === 'string' ? STATE_BY_CODE.get(text) : undefined;
+}
+
 /**
  * The GST state code of a state spelled as the spec spells it.
  * @returns The two-digit code, or `undefined` when `state` is not one of `STATES`.
@@ -71,12 +91,15 @@ export function stateCode(state: string): GstStateCode | undefined {
 
 /**
  * The state (as the spec spells it) of a GST state code. For 38 it is `'LADAKH(NEWLYADDED)'`, the first of the
- * two spellings in `STATES`; for 28 `'ANDHRAPRADESH(BEFOREADDED)'` and for 37 `'ANDHRA PRADESH'`.
+ * two spellings in `STATES`; for 28 `'ANDHRAPRADESH(BEFOREADDED)'` and for 37 `'ANDHRA PRADESH'`. The codes NIC
+ * uses for places outside India, 96 (e-invoice: other country), 97 (other territory) and 99 (e-way bill: other
+ * country), are all `'OTHER TERRITORY'`; {@link stateCode} of that state stays `'97'`.
  * @param code Two digits (`'07'`), or a number (`7`).
- * @returns The state, or `undefined` for a code no state has (for example 25, 99).
+ * @returns The state, or `undefined` for a code no state has (for example 25, 98).
  * @example stateFromCode('29'); // 'KARNATAKA'
  */
 export function stateFromCode(code: string | number): State | undefined {
-  const text = typeof code === 'number' && Number.isInteger(code) ? String(code).padStart(2, '0') : code;
-  return typeof text === 'string' ? STATE_BY_CODE.get(text) : undefined;
+  const text = twoDigits(code);
+  if (typeof text === 'string' && OUTSIDE_INDIA_CODES.has(text)) return 'OTHER TERRITORY';
+  return stateOfGstinCode(code);
 }

@@ -1,5 +1,5 @@
 import { checkGstin } from './gstin.js';
-import { stateFromCode } from './state-codes.js';
+import { stateOfGstinCode } from './state-codes.js';
 
 /**
  * What a valid `transporter_id` is:
@@ -52,7 +52,7 @@ export function checkTransporterId(value: unknown): TransporterIdCheck {
         '(A few TRANSINs were issued with such a check character; if this one is, ignore this warning.)',
     };
   }
-  if (prefix !== undefined && stateFromCode(prefix) !== undefined) return { valid: true, kind: 'transin' };
+  if (prefix !== undefined && stateOfGstinCode(prefix) !== undefined) return { valid: true, kind: 'transin' };
   return {
     valid: false,
     message: `Neither a GSTIN nor a TRANSIN (2-digit state code or 88, a PAN, 3 more characters): ${problem.message}`,

@@ -3,6 +3,9 @@
 const VEHICLE_NUMBER_FORMATS: readonly RegExp[] = [
   /^[A-Z]{2}\d{2}[A-Z]{0,3}\d{4}$/, // AB121234, AB12A1234, AB12AB1234, AB12ABC1234 (AB: the state)
   /^[A-Z]{2}\d{3}[A-Z]\d{4}$/, // AB123A1234
+  // A one-digit district, as Delhi's registration marks are written (DL1CAB1234, DL3CBJ1234): the marks on the
+  // plates and in VAHAN, so the e-way bills of Delhi's vehicles carry them.
+  /^[A-Z]{2}\d[A-Z]{1,3}\d{4}$/,
   /^[A-Z]{3}\d{4}$/, // ABC1234 (the old format)
   /^DF[0-9A-Z]{6,13}$/, // defence vehicles
   /^(TM|TR|BP|NP)[0-9A-Z]{5,13}$/, // temporary registration, Bhutan and Nepal vehicles: at least 7 characters
@@ -20,8 +23,8 @@ export function normalizeVehicleNumber(value: string): string {
 /**
  * Whether `value` is a vehicle number in a format the e-way bill system accepts, once normalised by
  * {@link normalizeVehicleNumber} (so spaces, hyphens and lower case are forgiven):
- * - regular: `AB121234`, `AB12A1234`, `AB12AB1234`, `AB12ABC1234`, `AB123A1234`, `ABC1234`
- *   (a one-digit district, as in Delhi's `DL1C…`, is written with a 0: `DL01C…`);
+ * - regular: `AB121234`, `AB12A1234`, `AB12AB1234`, `AB12ABC1234`, `AB123A1234`, `ABC1234`, and a one-digit
+ *   district as Delhi writes it: `DL1CAB1234` (or `DL01CAB1234`);
  * - defence `DF…`; temporary `TM…` or `TR…`; Bhutan `BP…` and Nepal `NP…` vehicles (7 to 15 characters);
  * - Bharat series: `22BH1234AB`.
  *

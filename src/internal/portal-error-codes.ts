@@ -4,11 +4,12 @@
  * Source: NIC e-way bill API error code list, as published by the e-way bill portal (compiled from public copies of the
  * list; wording kept as published, typos included).
  * The descriptions are kept exactly as the portal publishes them, typos and double spaces included, so that they can
- * be searched for in the portal's own documents. 383 codes.
+ * be searched for in the portal's own documents. 384 codes.
  * Corrected in the source: 373, 375, 436, 712, 713, 817. Six descriptions were corrected on 2026-11-23 after a
  * cross-check with a second public copy of the NIC list (odoo, addons/l10n_in_edi_ewaybill/models/error_codes.py). The
  * first copy had 817 repeating 805's text, 436 unrelated to its pair 437, the ship-from/ship-to of 373 and 375 swapped,
  * and 712/713 negated. 36 of the 328 codes both copies hold differ in wording; the rest are typos or spacing.
+ * Added after the source list was compiled, each with its own source: 4042.
  * Categories changed from the source list for integrators: 105, 106, 238 (see the comment at each).
  */
 
@@ -644,4 +645,8 @@ export const PORTAL_ERROR_CODES: Readonly<Record<number, PortalErrorCodeEntry>> 
       'BILL TO - GSTIN state code does not match with the to-state code passed for BILL_TO_SHIP_TO and Combination transaction types',
     category: 'validation',
   },
+  // Source: NIC e-way bill system, additional validations of 17-12-2024 (Rail: the transport document must be a 9-digit
+  // RR or a 10-digit PWB number), as answered by the portal in resilient-tech/india-compliance issue #3929; added
+  // 2026-11-24.
+  4042: { description: 'Invalid RR number', category: 'validation' },
 };

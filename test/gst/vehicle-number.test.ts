@@ -20,7 +20,8 @@ describe('vehicle number formats', () => {
   });
 
   it.each([
-    ['DL1C1234', 'a one-digit district'],
+    ['DL1234', 'a district without series letters or number'],
+    ['DL1CABCD1234', 'four series letters after a one-digit district'],
     ['MH12AB12345', 'a five-digit number'],
     ['M12AB1234', 'a one-letter state'],
     ['MH12ABCD1234', 'four series letters'],
@@ -29,6 +30,14 @@ describe('vehicle number formats', () => {
     ['', 'nothing'],
   ])('rejects %s (%s)', (value) => {
     expect(isValidVehicleNumber(value)).toBe(false);
+  });
+
+  it("accepts Delhi's one-digit-district registration marks, as the plates carry them (issue 20 item 5)", () => {
+    // DL1CAB1234 is the issue's example: Delhi's registration marks write the district without a leading 0
+    // (DL1C…, DL3C…, DL12C…), and NIC's list of formats (AB12AB1234) holds only the two-digit form.
+    for (const value of ['DL1CAB1234', 'DL1C1234', 'DL3CBJ1234', 'DL12CAB1234', 'dl 1c ab 1234']) {
+      expect(isValidVehicleNumber(value), value).toBe(true);
+    }
   });
 
   it('forgives spaces, hyphens and lower case, which normalizeVehicleNumber removes', () => {
