@@ -51,6 +51,42 @@ export function refuse(
   };
 }
 
+/** Event ids whose drift was reported, per handler: the last {@link MAX_REMEMBERED_DRIFT} of them. */
+const reportedDrift = new WeakMap<object, Set<string>>();
+const MAX_REMEMBERED_DRIFT = 1000;
+const MAX_LISTED_ISSUES = 10;
+
+/**
+ * Reports an event that reached `onEvent` as `known: false` (a type the SDK does not know, or a known type whose data
+ * drifted from the spec) once per event id through the logger: lenient in what it receives, never silent. The line
+ * names the event id, the type as received and the issues (paths and short messages), never the body or the secret.
+ */
+function reportDrift(options: ResolvedHandlerOptions, event: WebhookEvent): void {
+  if (event.known !== false) return;
+  let seen = reportedDrift.get(options);
+  if (!seen) {
+    seen = new Set();
+    reportedDrift.set(options, seen);
+  }
+  const id = event.event_id;
+  if (seen.has(id)) return;
+  seen.add(id);
+  if (seen.size > MAX_REMEMBERED_DRIFT) seen.delete(seen.values().next().value as string);
+  const type = String(event.received_event_type).slice(0, 60);
+  const issues = event.issues.slice(0, MAX_LISTED_ISSUES).map(({ field, message }) => ({ field, message }));
+  const listed = issues.map(({ field, message }) => `${field}: ${message}`).join('; ');
+  const line =
+    `invoicing-service-sdk: webhook event ${id} of type '${type}' does not match the spec; onEvent received it ` +
+    `as known: false (route it by received_event_type, or store it for review)${listed ? `. ${listed}` : ''}`;
+  const { logger } = options;
+  callUserCallback(
+    'logger.warn',
+    () => logger.warn(line, { eventId: id, receivedEventType: type, issues }),
+    [],
+    undefined,
+  );
+}
+
 async function runOnce(options: ResolvedHandlerOptions, event: WebhookEvent): Promise<DeliveryAnswer> {
   const { dedupe } = options;
   const eventId = event.event_id;
@@ -110,6 +146,7 @@ export async function answerDelivery(
     if (error instanceof WebhookPayloadError) return refuse(options, 400, error.code, error);
     return refuse(options, 500, '', error);
   }
+  reportDrift(options, event);
   try {
     return await runOnce(options, event);
   } catch (error) {

@@ -1,4 +1,5 @@
 import { type ValidationIssue, validationIssue } from '../errors/validation-error.js';
+import { specTimestampUtc } from './timestamp.js';
 
 // The spec's event shapes written once, as tables, with a small checker that needs no schema library: the webhook
 // entry stays small enough for edge bundles and fast enough to add little to an HMAC (issue 13). The exported zod
@@ -7,16 +8,28 @@ import { type ValidationIssue, validationIssue } from '../errors/validation-erro
 /** The directions of an inventory change. */
 export const INVENTORY_MOVEMENTS = ['in', 'out'] as const;
 
-/** What one field of an event's `data` must be. `'int'` is a safe integer; a list is the allowed strings. */
-export type FieldKind = 'string' | 'int' | 'number' | 'int_or_string' | readonly string[];
+/**
+ * What one field of an event's `data` must be. `'int'` is a safe integer; `'id'` a non-empty string; `'quantity'` a
+ * number above 0 and at most 2^53 − 1 (the direction is `movement`'s); `'timestamp'` the spec's
+ * `YYYY-MM-DD HH:MM:SS.ffffff`, a real date and time; a list is the allowed strings.
+ */
+export type FieldKind =
+  | 'string'
+  | 'id'
+  | 'int'
+  | 'number'
+  | 'quantity'
+  | 'timestamp'
+  | 'int_or_string'
+  | readonly string[];
 
 /** The fields of a `document` event's `data` (spec, Event type `document`). */
 export const DOCUMENT_EVENT_FIELDS = {
   document_type: 'string',
   serial_number: 'string',
-  hash_id: 'string',
+  hash_id: 'id',
   message: 'string',
-  timestamp: 'string',
+  timestamp: 'timestamp',
 } as const satisfies Record<string, FieldKind>;
 
 /** The fields of an `inventory` event's `data` (spec, Event type `inventory`). */
@@ -24,15 +37,15 @@ export const INVENTORY_EVENT_FIELDS = {
   service_product_id: 'int',
   partner_product_id: 'int_or_string',
   product_name: 'string',
-  qty: 'number',
+  qty: 'quantity',
   movement: INVENTORY_MOVEMENTS,
-  timestamp: 'string',
+  timestamp: 'timestamp',
 } as const satisfies Record<string, FieldKind>;
 
 /** The TypeScript type of a field of kind `K`. */
-export type FieldType<K extends FieldKind> = K extends 'string'
+export type FieldType<K extends FieldKind> = K extends 'string' | 'id' | 'timestamp'
   ? string
-  : K extends 'int' | 'number'
+  : K extends 'int' | 'number' | 'quantity'
     ? number
     : K extends 'int_or_string'
       ? number | string
@@ -47,11 +60,25 @@ function describeType(value: unknown): string {
 }
 
 /** Why `value` is not of kind `kind`, or `undefined` when it is. */
-function mismatch(kind: FieldKind, value: unknown): string | undefined {
+export function kindProblem(kind: FieldKind, value: unknown): string | undefined {
   if (value === undefined) return 'is missing';
   switch (kind) {
     case 'string':
       return typeof value === 'string' ? undefined : `expected a string, got ${describeType(value)}`;
+    case 'id':
+      if (typeof value !== 'string') return `expected a string, got ${describeType(value)}`;
+      return value.trim() === '' ? 'expected a non-empty identifier' : undefined;
+    case 'quantity':
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return `expected a finite number, got ${describeType(value)}`;
+      return value > 0 && value <= Number.MAX_SAFE_INTEGER
+        ? undefined
+        : `expected a quantity above 0 and at most 2^53 - 1 (the direction is movement's), got ${value}`;
+    case 'timestamp':
+      if (typeof value !== 'string') return `expected a string, got ${describeType(value)}`;
+      return specTimestampUtc(value) === undefined
+        ? `expected a real date and time written YYYY-MM-DD HH:MM:SS.ffffff, got '${value.slice(0, 40)}'`
+        : undefined;
     case 'number':
       return typeof value === 'number' && Number.isFinite(value)
         ? undefined
@@ -103,7 +130,7 @@ export function checkFields(fields: Readonly<Record<string, FieldKind>>, data: u
   let issues: ValidationIssue[] | undefined;
   for (let i = 0; i < names.length; i++) {
     const name = names[i] as string;
-    const problem = mismatch(kinds[i] as FieldKind, Object.hasOwn(record, name) ? record[name] : undefined);
+    const problem = kindProblem(kinds[i] as FieldKind, Object.hasOwn(record, name) ? record[name] : undefined);
     if (problem === undefined) continue;
     issues ??= [];
     issues.push(validationIssue(['data', name], problem));

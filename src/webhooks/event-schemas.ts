@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { SDK_MESSAGES } from '../internal/issue-message.js';
-import { DOCUMENT_EVENT_FIELDS, type FieldKind, INVENTORY_EVENT_FIELDS } from './event-fields.js';
+import { DOCUMENT_EVENT_FIELDS, type FieldKind, INVENTORY_EVENT_FIELDS, kindProblem } from './event-fields.js';
 import type { DocumentEventData, InventoryEventData } from './events.js';
 
 // zod schemas of the event shapes, for receivers that validate events themselves. The handlers and verifyWebhook do
@@ -11,6 +11,15 @@ function fieldSchema(kind: FieldKind): z.ZodMiniType {
   if (kind === 'string') return z.string(SDK_MESSAGES);
   if (kind === 'int') return z.int(SDK_MESSAGES);
   if (kind === 'number') return z.number(SDK_MESSAGES);
+  // The kinds with a rule beyond the type: the same check as the handlers', as a refinement.
+  if (kind === 'id' || kind === 'timestamp' || kind === 'quantity') {
+    const base = kind === 'quantity' ? z.number(SDK_MESSAGES) : z.string(SDK_MESSAGES);
+    return base.check(
+      z.refine((value: unknown) => kindProblem(kind, value) === undefined, {
+        error: (issue) => kindProblem(kind, issue.input) ?? 'invalid',
+      }),
+    );
+  }
   if (kind === 'int_or_string') return z.union([z.int(SDK_MESSAGES), z.string(SDK_MESSAGES)], SDK_MESSAGES);
   return z.enum(kind as readonly [string, ...string[]], SDK_MESSAGES);
 }

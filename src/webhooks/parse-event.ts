@@ -12,7 +12,12 @@ function fail(message: string, cause?: unknown): never {
 // Stateless in fatal mode, so one decoder serves every call.
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-function parseJson(body: string | Uint8Array): unknown {
+/** Keys that can change an object's prototype when a partner copies the event (`Object.assign`, a spread merge). */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const MAY_HOLD_PROTOTYPE_KEY = /__proto__|constructor|prototype/;
+
+/** The parsed body, and the prototype keys that were dropped from it (anywhere in it). */
+function parseJson(body: string | Uint8Array): { json: unknown; dropped: string[] } {
   let text: string;
   if (typeof body === 'string') {
     text = body;
@@ -23,8 +28,17 @@ function parseJson(body: string | Uint8Array): unknown {
       fail('The body is not valid UTF-8', error);
     }
   }
+  const dropped: string[] = [];
   try {
-    return JSON.parse(text);
+    // The reviver runs only for a body that names such a key: the common event pays nothing for it.
+    const json: unknown = MAY_HOLD_PROTOTYPE_KEY.test(text)
+      ? JSON.parse(text, (key, value: unknown) => {
+          if (!PROTOTYPE_KEYS.has(key)) return value;
+          dropped.push(key);
+          return undefined;
+        })
+      : JSON.parse(text);
+    return { json, dropped };
   } catch (error) {
     fail(text.trim() === '' ? 'The body is empty' : 'The body is not valid JSON', error);
   }
@@ -53,7 +67,7 @@ function envelopeIssue(value: unknown, name: 'event_id' | 'event_type'): string 
  *   `event_type`; with `strictPayload`, also when a known event's `data` does not match the spec.
  */
 export function parseWebhookEvent(body: string | Uint8Array, options?: ParseWebhookEventOptions): WebhookEvent {
-  const json = parseJson(body);
+  const { json, dropped } = parseJson(body);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     fail('Expected a JSON object (the event envelope with event_id, event_type and data)');
   }
@@ -71,7 +85,18 @@ export function parseWebhookEvent(body: string | Uint8Array, options?: ParseWebh
   }
   const fields =
     type === 'inventory' ? INVENTORY_EVENT_FIELDS : type === 'document' ? DOCUMENT_EVENT_FIELDS : undefined;
-  const issues = fields === undefined ? undefined : checkFields(fields, event.data);
+  const found = fields === undefined ? undefined : checkFields(fields, event.data);
+  // A body with a prototype key (`__proto__`, `constructor`, `prototype`) is not the spec's: the key is dropped, and
+  // the event is not `known`.
+  const issues =
+    found === undefined || dropped.length === 0
+      ? found
+      : [
+          ...found,
+          ...dropped.map((key) =>
+            validationIssue([key], "a key that could change an object's prototype when copied; it was dropped"),
+          ),
+        ];
   if (issues !== undefined && issues.length === 0) {
     event.known = true;
     return event as unknown as WebhookEvent;

@@ -49,6 +49,22 @@ function offsetMinutes(timeZone: string): number {
  */
 export function parseWebhookTimestamp(timestamp: string, options: ParseWebhookTimestampOptions = {}): Date {
   const offset = offsetMinutes(options.timeZone ?? 'IST');
+  const utc = specTimestampUtc(timestamp);
+  if (utc === undefined) {
+    const shown = typeof timestamp === 'string' ? `'${timestamp.slice(0, 40)}'` : typeof timestamp;
+    throw new WebhookPayloadError([
+      validationIssue(['timestamp'], `Expected a real date and time written YYYY-MM-DD HH:MM:SS.ffffff; got ${shown}`),
+    ]);
+  }
+  return new Date(utc - offset * 60_000);
+}
+
+/**
+ * The spec's timestamp (`YYYY-MM-DD HH:MM:SS.ffffff`) read as if it were UTC, in milliseconds; `undefined` when the
+ * text does not have that shape or is not a real date and time. An event is `known` only when this reads its
+ * timestamp, so `parseWebhookTimestamp` never throws on a known event's `data.timestamp`.
+ */
+export function specTimestampUtc(timestamp: unknown): number | undefined {
   const match = typeof timestamp === 'string' ? TIMESTAMP.exec(timestamp) : null;
   const [year, month, day, hour, minute, second] = match ? match.slice(1, 7).map(Number) : [];
   const millis = Number((match?.[7] ?? '').padEnd(3, '0').slice(0, 3));
@@ -63,11 +79,5 @@ export function parseWebhookTimestamp(timestamp: string, options: ParseWebhookTi
     check.getUTCHours() === hour &&
     check.getUTCMinutes() === minute &&
     check.getUTCSeconds() === second;
-  if (!real) {
-    const shown = typeof timestamp === 'string' ? `'${timestamp.slice(0, 40)}'` : typeof timestamp;
-    throw new WebhookPayloadError([
-      validationIssue(['timestamp'], `Expected a real date and time written YYYY-MM-DD HH:MM:SS.ffffff; got ${shown}`),
-    ]);
-  }
-  return new Date(utc - offset * 60_000);
+  return real ? utc : undefined;
 }

@@ -42,9 +42,11 @@ describe('createWebhookHandler', () => {
   });
 
   it('passes the typed event to onEvent, unknown event types included', async () => {
-    const { handler, events } = setup();
+    const warnings: string[] = [];
+    const { handler, events } = setup({ logger: { warn: (message: string) => warnings.push(message) } });
     await handler(deliveryRequest(INVENTORY_EVENT));
     await handler(deliveryRequest({ event_id: 'f-1', event_type: 'payment', data: { x: 1 } }));
+    expect(warnings).toEqual([expect.stringMatching(/webhook event f-1 of type 'payment' does not match the spec/)]);
     expect(events).toEqual([
       { known: true, ...INVENTORY_EVENT },
       {

@@ -47,8 +47,10 @@ describe.each(handlers)('payload drift through %s', (_, start) => {
   function collect(overrides: Partial<WebhookHandlerOptions> = {}) {
     const events: WebhookEvent[] = [];
     const errors: unknown[] = [];
+    const warnings: { message: string; details: unknown }[] = [];
     const options: WebhookHandlerOptions = {
       secret: SECRET,
+      logger: { warn: (message: string, details?: unknown) => warnings.push({ message, details }) },
       onEvent: (event) => {
         events.push(event);
       },
@@ -57,14 +59,19 @@ describe.each(handlers)('payload drift through %s', (_, start) => {
       },
       ...overrides,
     };
-    return { events, errors, options };
+    return { events, errors, warnings, options };
   }
 
   it('answers 200 to an inventory event shaped like the public docs and delivers it unrecognised with its issues', async () => {
-    const { events, errors, options } = collect();
+    const { events, errors, warnings, options } = collect();
     const url = await start(options);
     expect(await deliver(url, DOCUMENTED_INVENTORY_EVENT)).toEqual({ status: 200, body: { ok: true } });
     expect(errors).toEqual([]);
+    // Never silent (issue 17.8): reported once, with the type as received and the issues.
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toMatch(
+      /webhook event .* of type 'inventory' does not match the spec.*data\.service_product_id: is missing/,
+    );
     expect(events).toHaveLength(1);
     const [event] = events;
     expect(event).toMatchObject({
