@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { callUserCallback } from '../internal/callback.js';
 import type { DedupeClaim, WebhookDedupeStore } from '../webhooks/dedupe-store.js';
 import { type RedisLike, scriptRunner, withDeadline } from './redis-client.js';
+import { evictionWarning } from './redis-policy.js';
 
 /** Options of {@link createRedisDedupeStore}. */
 export interface RedisDedupeStoreOptions {
@@ -14,6 +16,10 @@ export interface RedisDedupeStoreOptions {
   prefix?: string;
   /** The deadline of each Redis call, in milliseconds; past it the call rejects and the handler answers 500. @default 1000 */
   timeout?: number;
+  /**
+   * Where a Redis that can evict the store's records is reported (once, on first use). @default console
+   */
+  logger?: { warn(message: string): void } | undefined;
 }
 
 // One script, one key: a claim holds `claim:<token>` while the event is processed, then `processed`.
@@ -82,12 +88,18 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): Webhoo
     );
   }
   const run = scriptRunner(options.redis, DEDUPE_SCRIPT, DEDUPE_SCRIPT_SHA, 'createRedisDedupeStore: redis');
+  const logger = options.logger ?? console;
+  // An evicted record lets a redelivered event run onEvent again: warned once, on first use.
+  const checkPolicy = evictionWarning(options.redis, 'the Redis webhook dedupe store', (message) =>
+    callUserCallback('logger.warn', (m: string) => logger.warn(m), [message], undefined),
+  );
   const call = (op: string, eventId: string, token: string, ms: string) => {
     const key = prefix + createHash('sha256').update(text(eventId, 'eventId')).digest('hex');
     return withDeadline(() => run(key, [op, text(token, 'token'), ms]), timeout, `the webhook dedupe script (${op})`);
   };
   return {
     async claim(eventId, leaseMs, token): Promise<DedupeClaim> {
+      checkPolicy();
       const reply = String(await call('claim', eventId, token, milliseconds(leaseMs, 'leaseMs')));
       if (!CLAIMS.includes(reply)) throw new Error(`The webhook dedupe script answered ${reply.slice(0, 100)}`);
       return reply as DedupeClaim;

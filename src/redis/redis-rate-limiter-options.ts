@@ -70,6 +70,14 @@ export interface RedisRateLimiterOptions {
   recheckAfter?: number;
   /** Where the fall-back to the in-process limiter is reported. @default console */
   logger?: RedisLimiterLogger;
+  /**
+   * How many processes share one key's budget. While Redis is away (`onUnavailable: 'local'`), each process spaces the
+   * key's requests `interval × processes` apart, so together they still stay within the limit: slower, never a 429.
+   * With the default 1 each process keeps `interval`, and `processes` of them together may send that many times the
+   * limit while Redis is away.
+   * @default 1
+   */
+  processes?: number;
 }
 
 /** The options, checked and with their defaults. */
@@ -83,6 +91,7 @@ export interface ResolvedRedisLimiterOptions {
   readonly timeout: number;
   readonly recheckAfter: number;
   readonly logger: RedisLimiterLogger;
+  readonly processes: number;
 }
 
 function numberOption(
@@ -98,6 +107,14 @@ function numberOption(
     );
   }
   return value;
+}
+
+function processesOption(value: unknown): number {
+  if (value === undefined) return 1;
+  if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 10_000) {
+    throw new TypeError(`createRedisRateLimiter: processes must be an integer from 1 to 10000; got ${String(value)}`);
+  }
+  return value as number;
 }
 
 /** Checks every option but `redis` once, at construction. @throws {TypeError} naming the option and what it takes. */
@@ -133,5 +150,6 @@ export function resolveRedisLimiterOptions(options: RedisRateLimiterOptions): Re
     timeout: numberOption(options, 'timeout', 1000, 1),
     recheckAfter: numberOption(options, 'recheckAfter', 5000, 0),
     logger,
+    processes: processesOption(options.processes),
   });
 }

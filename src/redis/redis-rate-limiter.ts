@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
+import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
 import { callUserCallback } from '../internal/callback.js';
 import { pause } from '../throttle/pause.js';
 import { createProcessRateLimiter } from '../throttle/process-rate-limiter.js';
 import type { RateLimiter, ReleaseSlot } from '../throttle/rate-limiter.js';
 import { scriptRunner, withDeadline } from './redis-client.js';
+import { evictionWarning } from './redis-policy.js';
 import { type RedisRateLimiterOptions, resolveRedisLimiterOptions } from './redis-rate-limiter-options.js';
 import { SLOT_SCRIPT, SLOT_SCRIPT_SHA } from './slot-script.js';
 
@@ -44,6 +45,45 @@ async function sleep(ms: number, signal: AbortSignal | undefined): Promise<void>
   signal?.throwIfAborted();
 }
 
+/**
+ * What a Redis error says is wrong with the setup rather than the connection (waiting will not fix it), in words that
+ * name the fix; `undefined` for an outage.
+ */
+export function configurationProblem(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/NOPERM/i.test(message)) {
+    return `the Redis user may not run the rate-limit script (${message.slice(0, 200)}): grant it EVALSHA and EVAL (for example ACL SETUSER <user> +evalsha +eval) and the limiter's keys (~<prefix>*)`;
+  }
+  if (/WRONGTYPE/i.test(message)) {
+    return `a key of another type sits at the rate limiter's prefix (${message.slice(0, 200)}): give the limiter a prefix of its own`;
+  }
+  if (/NOSCRIPT/i.test(message)) {
+    return `Redis cannot load the rate-limit script (${message.slice(0, 200)}): scripting may be disabled on this server`;
+  }
+  return undefined;
+}
+
+/** One slot of two limiters: released, sent and leaving together. */
+function bothSlots(first: ReleaseSlot | undefined, second: ReleaseSlot | undefined): ReleaseSlot | undefined {
+  if (!first || !second) return first ?? second;
+  const a = first as LocalSlot;
+  const b = second as LocalSlot;
+  const release = (outcome?: unknown) => {
+    a(outcome);
+    b(outcome);
+  };
+  return Object.assign(release, {
+    sent: () => {
+      a.sent?.();
+      b.sent?.();
+    },
+    leaving: () => {
+      a.leaving?.();
+      b.leaving?.();
+    },
+  });
+}
+
 function parseReply(reply: unknown): [granted: boolean, waitMs: number] {
   const [granted, micros] = Array.isArray(reply) ? reply.map(Number) : [];
   if ((granted !== 0 && granted !== 1) || micros === undefined || !Number.isFinite(micros)) {
@@ -76,6 +116,24 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   const { interval, margin, waitForAnswer, answerWaitLimit, timeout, logger } = resolved;
   const run = scriptRunner(options.redis, SLOT_SCRIPT, SLOT_SCRIPT_SHA, 'createRedisRateLimiter: redis');
   const local = createProcessRateLimiter({ interval, margin, waitForAnswer, answerWaitLimit });
+  // While Redis is away: `processes` processes share a key's budget, so each spaces it `interval × processes`.
+  const wide =
+    resolved.processes > 1
+      ? createProcessRateLimiter({ interval: interval * resolved.processes, margin, waitForAnswer, answerWaitLimit })
+      : undefined;
+  const fallback = async (keyId: string, signal: AbortSignal | undefined, localRelease: ReleaseSlot | undefined) => {
+    if (!wide) return localRelease;
+    try {
+      const granted = await wide.acquire(keyId, signal);
+      return bothSlots(localRelease, typeof granted === 'function' ? granted : undefined);
+    } catch (error) {
+      localRelease?.();
+      throw error;
+    }
+  };
+  const checkPolicy = evictionWarning(options.redis, 'the Redis rate limiter', (message) =>
+    callUserCallback('logger.warn', (m: string) => logger.warn(m), [message], undefined),
+  );
   const grace = Math.max(2000, 4 * timeout);
   const keep = 2 * (interval + margin + answerWaitLimit) + 10_000;
   const fixedArgs = [String(interval), String(margin), waitForAnswer ? '1' : '0', String(answerWaitLimit)];
@@ -158,10 +216,13 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       signal?.throwIfAborted();
       if (typeof keyId !== 'string')
         throw new TypeError(`RateLimiter.acquire: keyId must be a string; got ${typeof keyId}`);
+      checkPolicy();
       const key = resolved.prefix + createHash('sha256').update(keyId).digest('hex');
       const granted = await local.acquire(keyId, signal);
       const localRelease = typeof granted === 'function' ? granted : undefined;
-      if (resolved.onUnavailable === 'local' && performance.now() < downUntil) return localRelease;
+      if (resolved.onUnavailable === 'local' && performance.now() < downUntil) {
+        return fallback(keyId, signal, localRelease);
+      }
       const ticket = randomUUID();
       try {
         return slot(key, ticket, await reserve(key, ticket, signal), localRelease);
@@ -173,6 +234,17 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
           localRelease?.();
           throw signal.reason;
         }
+        // A setup problem is not an outage: falling back would send unshared, for good.
+        const problem = configurationProblem(error);
+        if (problem) {
+          localRelease?.();
+          throw new RateLimiterConfigurationError(
+            `The Redis rate limiter cannot work: ${problem}; the request was not sent`,
+            {
+              cause: error,
+            },
+          );
+        }
         if (resolved.onUnavailable === 'fail') {
           localRelease?.();
           throw new RateLimiterUnavailableError(
@@ -181,7 +253,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
           );
         }
         markDown(error);
-        return localRelease;
+        return fallback(keyId, signal, localRelease);
       }
     },
   };
