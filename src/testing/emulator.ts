@@ -105,6 +105,16 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
   }
   seed();
 
+  /** The signed `document` event of a document created through `POST /v2/doc`, when a webhook target is set. */
+  function documentCreated(data: { document_type: string; serial_number: string; hash_id: string }): void {
+    if (options.webhook === undefined) return;
+    const event = buildDocumentEvent({ data: { ...data, message: 'Document created' } });
+    // After the answer: a receiver that is slow or down never changes what the creating call got.
+    setTimeout(() => {
+      deliverWebhook(event, checkWebhookTarget(options.webhook, 'documentCreated')).catch(() => {});
+    }, 0);
+  }
+
   async function decide(request: Request, arrivedAt?: number): Promise<Outcome> {
     // A gateway stamps a request when its headers arrive; the body may take longer under load.
     const receivedAt = arrivedAt ?? now();
@@ -130,7 +140,11 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
     try {
       outcome = await faultedOutcome(
         fault,
-        () => routeRequest({ request, route, prefix, bodyText, receivedAt, fault }, { directory, rateWindow }),
+        () =>
+          routeRequest(
+            { request, route, prefix, bodyText, receivedAt, fault },
+            { directory, rateWindow, documentCreated },
+          ),
         (ms) => abortableDelay(ms, AbortSignal.any([closing.signal, request.signal])),
       );
     } catch {

@@ -18,6 +18,7 @@ export type { MockService } from './mock-service.js';
 export { createMockService } from './mock-service.js';
 export type { EwayBillModelOverrides } from './model-fixture.js';
 export { buildEwayBillModel, FIXTURE_SHIP_TO_GSTIN } from './model-fixture.js';
+export { MOCK_PRODUCTS } from './other-endpoints.js';
 export {
   ALREADY_GENERATED_PORTAL_CODE,
   MOCK_ERROR_CODES,

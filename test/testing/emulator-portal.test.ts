@@ -117,7 +117,7 @@ describe('documents and the e-way bill portal in the mock service', () => {
 
   it('answers 404 NOT_FOUND outside the e-way bill endpoint and 405 to another method on it', async () => {
     const service = createMockService();
-    const notFound = await service.handle(new Request(`${service.baseUrl}/v2/product/list`));
+    const notFound = await service.handle(new Request(`${service.baseUrl}/v2/customer/list`));
     expect(notFound.status).toBe(404);
     expect((await notFound.json()).error_code).toBe('NOT_FOUND');
     const wrongMethod = await post(service, 'x', undefined, { method: 'GET' });
