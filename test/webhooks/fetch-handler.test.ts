@@ -289,13 +289,16 @@ describe('createWebhookHandler', () => {
     expect(String(log.mock.calls[0]?.[0])).not.toContain(SECRET);
   });
 
-  it('keeps its answer when onError itself throws', async () => {
+  it('keeps its answer when onError itself throws, and reports that once through the logger', async () => {
+    const warnings: string[] = [];
     const { handler } = setup({
       onError: () => {
-        throw new Error('logger broken');
+        throw new Error('onError broken');
       },
+      logger: { warn: (message: string) => warnings.push(message) },
     });
     expect((await handler(deliveryRequest(DOCUMENT_EVENT, { signature: 'a'.repeat(64) }))).status).toBe(401);
+    expect(warnings.join('\n')).toMatch(/onError broken/);
   });
 
   it.each([
