@@ -2,10 +2,15 @@
 // the first to go, and under allkeys-* any key may: an evicted rate-limit key lets two requests of one API key through
 // less than a second apart, an evicted dedupe key runs a webhook's onEvent twice (issue 17, finding 6).
 import type { IoRedisLike, SendCommandLike } from './redis-client.js';
-import { redisClientKind } from './redis-client.js';
+import { redisClientKind, withDeadline } from './redis-client.js';
 
 /** What `INFO memory` says about eviction, or why it could not be read. */
-export type EvictionCheck = { readonly problem: string | undefined } | { readonly unknown: string };
+export type EvictionCheck =
+  | { readonly problem: string | undefined }
+  /** Redis refused or does not know INFO (an ACL, a renamed command): the policy cannot be read from here. */
+  | { readonly unknown: string }
+  /** Redis did not answer (down, restarting): try again on a later use; the outage is reported on its own. */
+  | { readonly unreachable: true };
 
 /**
  * The problem with a Redis server's eviction settings for the SDK's keys, in words (naming the policy and the fix), or
@@ -35,13 +40,14 @@ async function infoMemory(redis: unknown): Promise<string> {
 /** Checks the server's eviction settings once; never throws (an INFO denied by an ACL is reported as unknown). */
 export async function checkEviction(redis: unknown): Promise<EvictionCheck> {
   try {
-    const text = await infoMemory(redis);
+    const text = await withDeadline(() => infoMemory(redis), 2000, 'INFO memory');
     const policy = /^maxmemory_policy:(\S+)/m.exec(text)?.[1];
     const maxmemory = Number(/^maxmemory:(\d+)/m.exec(text)?.[1] ?? Number.NaN);
     if (policy === undefined || Number.isNaN(maxmemory)) return { unknown: 'INFO memory did not name the policy' };
     return { problem: redisEvictionProblem(policy, maxmemory) };
   } catch (error) {
-    return { unknown: (error instanceof Error ? error.message : String(error)).slice(0, 200) };
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, 200);
+    return /NOPERM|unknown command|ERR /i.test(message) ? { unknown: message } : { unreachable: true };
   }
 }
 
@@ -55,6 +61,10 @@ export function evictionWarning(redis: unknown, what: string, warn: (message: st
     if (started) return;
     started = true;
     void checkEviction(redis).then((check) => {
+      if ('unreachable' in check) {
+        started = false; // checked again on a later use, once Redis answers
+        return;
+      }
       if ('unknown' in check) {
         warn(
           `invoicing-service-sdk: ${what}: could not read Redis's maxmemory-policy (${check.unknown}); it must be ` +

@@ -1,7 +1,7 @@
 // The service's other endpoints the spec names, `POST /v2/doc` (create a document) and `GET /v2/product/list` (list
 // products), as the mock answers them. The spec shows neither's payload: the shapes here are the mock's assumptions
 // (docs/testing.md lists them), kept small and generic; the SDK side is `client.request<T>`, which assumes nothing.
-import type { DocumentEventData } from '../webhooks/events.js';
+import type { DocumentEventData } from '../webhooks/index.js';
 import { readBearer } from './api-key.js';
 import type { OperationContext } from './create-eway-bill.js';
 import type { KeyRecord } from './directory.js';
