@@ -4,6 +4,7 @@ import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { type ApiKeySource, keyProblem } from './credentials.js';
 import type { ClientHooks, Logger } from './events.js';
+import { checkLogLevel, levelledLogger } from './log-level.js';
 import { isBrowserLike, readEnv } from './runtime.js';
 
 /** Options of `new ServiceClient(options)`. */
@@ -52,8 +53,19 @@ export interface ServiceClientOptions {
    * 1 request per second per API key. Pass your own to share the limit across processes.
    */
   rateLimiter?: RateLimiter | undefined;
-  /** Receives debug lines (request, response) and warnings (retries). Any console-like object. Nothing is logged without it. */
+  /**
+   * Receives debug lines (each request and response, with the document id, attempt, rate-limit wait and status; never
+   * the key or a body) and warnings (retries). Any console-like object. Without it and without a log level, nothing
+   * is logged.
+   */
   logger?: Logger | undefined;
+  /**
+   * The log switch: `'debug'` logs every request and response, `'warn'` (and `'info'`) only retries and warnings,
+   * `'error'` and `'off'` nothing. With a level and no `logger`, lines go to `console`. Turning on request logging in
+   * production is one environment variable: `SERVICE_LOG=debug`.
+   * @default process.env.SERVICE_LOG, else the logger as given (or nothing)
+   */
+  logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'off' | undefined;
   /** Typed callbacks for request start, retries and responses, for metrics and tracing. */
   hooks?: ClientHooks | undefined;
   /**
@@ -98,6 +110,8 @@ export interface ResolvedOptions {
   readonly fetch: typeof globalThis.fetch | undefined;
   readonly headers: Readonly<Record<string, string>>;
   readonly logger: Logger | undefined;
+  /** The log switch says nothing at all (`'off'` or `'error'`): preflight warnings do not fall back to `console`. */
+  readonly quiet: boolean;
   readonly hooks: ClientHooks;
   readonly preflight: PreflightMode;
   readonly onWarning: ((finding: PreflightFinding) => void) | undefined;
@@ -253,13 +267,15 @@ export function resolveOptions(options: ServiceClientOptions): { apiKey: ApiKeyS
   if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
     throw new TypeError('onWarning must be a function');
   }
+  const level = checkLogLevel(options.logLevel, 'logLevel') ?? checkLogLevel(readEnv('SERVICE_LOG'), 'SERVICE_LOG');
   const resolved: ResolvedOptions = Object.freeze({
     baseUrl: normaliseBaseUrl(baseUrl.trim()),
     timeout: resolveTimeout(options.timeout, DEFAULT_TIMEOUT, 'timeout'),
     maxRetries: resolveRetries(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries'),
     fetch: options.fetch,
     headers: Object.freeze({ ...(options.headers ?? {}) }),
-    logger: options.logger,
+    logger: levelledLogger(options.logger, level),
+    quiet: level === 'off' || level === 'error',
     hooks: Object.freeze({ ...(options.hooks ?? {}) }),
     preflight,
     onWarning: options.onWarning,

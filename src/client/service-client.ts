@@ -268,7 +268,7 @@ export class ServiceClient {
 
   /** Runs the portal-rule preflight in the configured mode: nothing, warnings, or a ValidationError. */
   #preflight(model: EwayBillModel, docHashId: string): void {
-    const { preflight, onWarning, logger } = this.#options;
+    const { preflight, onWarning, logger, quiet } = this.#options;
     if (preflight === 'off') return;
     const findings = preflightEwayBill(model, { docHashId });
     if (preflight === 'strict') {
@@ -279,6 +279,7 @@ export class ServiceClient {
     for (const finding of findings) {
       // Without a callback or a logger, warnings still show: a silent 'warn' mode would warn nobody.
       if (onWarning) callUserCallback('onWarning', () => onWarning(finding), [], logger ?? console);
+      else if (quiet && !logger) continue;
       else {
         const sink = logger ?? console;
         const line = `invoicing-service-sdk: preflight: ${finding.field}: ${finding.message}`;
