@@ -37,7 +37,8 @@ export async function main(argv: readonly string[], io: CliOutput): Promise<numb
       io.out(SDK_VERSION);
       return 0;
     case 'usage-error':
-      io.err(`${command.message}\n\n${USAGE}`);
+      // The problem and where to read more: the whole usage would bury the one line that matters.
+      io.err(`${command.message}\nRun \`invoicing-service-sdk --help\` for every command and option.`);
       return 2;
     case 'mock-server': {
       const { runMockServer } = await import('./mock-server-command.js');

@@ -8,7 +8,7 @@ export function mswLoadError(cause: unknown): Error {
     ? 'msw is not installed: run `npm install --save-dev msw` (msw 2 or 3)'
     : esmOnly
       ? 'msw is an ES module and this runner loaded the kit as CommonJS (Jest does by default): run the test in ' +
-        "Jest's ESM mode (see docs/testing.md, 'Jest'), or use startMockServer() or service.fetch, which need no msw"
+        "Jest's ESM mode (the README's 'Testing your integration' links the recipe: https://github.com/invoicing-service/invoicing-service-sdk/blob/main/docs/testing.md#jest), or use startMockServer() or service.fetch, which need no msw"
       : `msw could not be loaded (${message})`;
   return new Error(`invoicing-service-sdk/testing: service.handlers needs msw; ${why}`, { cause });
 }

@@ -30,11 +30,13 @@ describe('the invoicing-service-sdk command', () => {
     [['mock-server', '--bogus'], /Unknown option '--bogus'/],
     [['mock-server', '--documents', '0'], /--documents must be an integer from 1 to 1000; got '0'/],
     [['mock-server', '--documents', 'many'], /--documents must be an integer from 1 to 1000; got 'many'/],
-  ])('prints the usage to stderr and exits 2 for %j', async (args, why) => {
+  ])('prints the problem and where to read more to stderr, and exits 2, for %j', async (args, why) => {
     const run = runCli(cli.file, args);
     expect(await run.exit()).toBe(2);
     expect(run.stderr()).toMatch(why);
-    expect(run.stderr()).toMatch(/Usage:/);
+    // Issue 18.7: one line of problem, not the whole usage.
+    expect(run.stderr()).toMatch(/Run `invoicing-service-sdk --help` for every command and option/);
+    expect(run.stderr()).not.toMatch(/Usage:/);
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)(

@@ -28,7 +28,8 @@ describe('msw is optional', () => {
   it("points Jest's CommonJS mode to the ESM recipe and to the ways that need no msw", () => {
     const jest = new Error('Must use import to load ES Module: /app/node_modules/msw/lib/core/index.mjs');
     expect(mswLoadError(jest).message).toMatch(
-      /Jest's ESM mode \(see docs\/testing\.md.*startMockServer\(\) or service\.fetch/,
+      // Issue 18.7: a link that works from an installed package (docs/ is not shipped), not a bare repository path.
+      /Jest's ESM mode \(the README's 'Testing your integration' links the recipe: https:\/\/github\.com\/.*docs\/testing\.md#jest\).*startMockServer\(\) or service\.fetch/,
     );
     const node = Object.assign(new Error('require() of ES Module'), { code: 'ERR_REQUIRE_ESM' });
     expect(mswLoadError(node).message).toMatch(/Jest's ESM mode/);
