@@ -2,7 +2,7 @@
 // Runs unchanged on Node, Bun, Deno and workerd; scripts/test-runtimes.mjs starts the mock and checks what comes back.
 
 /**
- * @param {typeof import('../../dist/index.js')} sdk
+ * @param {typeof import('../../dist/index.js') & typeof import('../../dist/webhooks.js')} sdk
  * @param {{ baseUrl: string, apiKey: string, docHashId: string, webhook: { body: string, signature: string, secret: string } }} config
  */
 export async function smoke(sdk, config) {
