@@ -12,12 +12,15 @@ afterEach(async () => {
 });
 const handlers = handlerStarters(closers);
 
-async function deliver(url: string, payload: unknown) {
-  const { body, signature } = signed(payload);
+const RECEIVER_SECRET = 'whsec_drift_word_compass';
+
+/** POSTs `body` (an event, or its exact text) signed with `secret`; resolves with the status. */
+async function deliver(url: string, body: unknown, secret = RECEIVER_SECRET) {
+  const payload = signed(body, secret);
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-signature': signature },
-    body,
+    headers: { 'content-type': 'application/json', 'x-signature': payload.signature },
+    body: payload.body,
   });
   return response.status;
 }
@@ -49,7 +52,7 @@ describe.each(handlers)('drifted events through %s', (_, start) => {
     const events: WebhookEvent[] = [];
     const warnings: { message: string; details: { eventId?: string; issues?: { field: string }[] } }[] = [];
     const options: WebhookHandlerOptions = {
-      secret: 'whsec_drift_word_compass',
+      secret: RECEIVER_SECRET,
       // The README's advice: a known event's timestamp is read; onEvent must never throw on it.
       onEvent: (event) => {
         if (event.known) parseWebhookTimestamp(event.data.timestamp);
@@ -65,13 +68,7 @@ describe.each(handlers)('drifted events through %s', (_, start) => {
     const { events, warnings, options } = setup();
     const url = await start(options);
     const event = make() as { event_id: string };
-    const { body, signature } = signed(event, 'whsec_drift_word_compass');
-    const post = () =>
-      fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-signature': signature },
-        body,
-      }).then((r) => r.status);
+    const post = () => deliver(url, event);
     expect(await post()).toBe(200);
     expect(await post()).toBe(200); // a redelivery: "duplicate", not reported again
     expect(events).toHaveLength(1);
@@ -79,19 +76,14 @@ describe.each(handlers)('drifted events through %s', (_, start) => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.details.eventId).toBe(event.event_id);
     expect(warnings[0]?.details.issues?.map((i) => i.field)).toContain(field);
-    expect(warnings[0]?.message).not.toContain('whsec_drift_word_compass');
+    expect(warnings[0]?.message).not.toContain(RECEIVER_SECRET);
   });
 
   it('a spec-shaped event stays known and is not reported', async () => {
     const { events, warnings, options } = setup();
     const url = await start(options);
-    expect(await deliver(url, { ...DOCUMENT_EVENT, event_id: id() })).toBe(401); // signed with another secret
-    const { body, signature } = signed({ ...DOCUMENT_EVENT, event_id: id() }, 'whsec_drift_word_compass');
-    const status = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-signature': signature },
-      body,
-    }).then((r) => r.status);
+    expect(await deliver(url, { ...DOCUMENT_EVENT, event_id: id() }, 'whsec_another_secret')).toBe(401);
+    const status = await deliver(url, { ...DOCUMENT_EVENT, event_id: id() });
     expect(status).toBe(200);
     expect(events.map((e) => e.known)).toEqual([true]);
     expect(warnings).toEqual([]);
@@ -101,12 +93,7 @@ describe.each(handlers)('drifted events through %s', (_, start) => {
     const { events, options } = setup();
     const url = await start(options);
     const body = `{"event_id":"${id()}","event_type":"document","data":{"document_type":"invoice","serial_number":"INV-1","hash_id":"h1","message":"m","timestamp":"2026-11-21 10:30:00.123456","__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}}`;
-    const { signature } = signed(body, 'whsec_drift_word_compass');
-    const status = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-signature': signature },
-      body,
-    }).then((r) => r.status);
+    const status = await deliver(url, body);
     expect(status).toBe(200);
     const [event] = events;
     expect(event?.known).toBe(false);
