@@ -39,15 +39,17 @@ describe('idle keys', () => {
     vi.useRealTimers();
     // Node lists only the resources that keep the event loop alive: an unref'd timer is not among them.
     const refTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-    const limiter = createProcessRateLimiter({ interval: 50 });
+    // 400 ms: long enough that a loaded machine's late setImmediate still finds the key held (with 50 ms a CI run
+    // found it already swept), short enough to see the sweep within the poll below.
+    const limiter = createProcessRateLimiter({ interval: 400 });
     const release = await limiter.acquire('k');
     const before = refTimers();
     release?.();
     await new Promise((resolve) => setImmediate(resolve)); // the turn's bookkeeping ends in a later microtask
     expect(limiter.keyCount).toBe(1); // held, so the sweeper runs
     expect(refTimers()).toBe(before);
-    // Swept within about 2 × interval; polled up to 3 s, since a loaded machine runs timers late.
-    for (let i = 0; i < 100 && limiter.keyCount > 0; i++) await new Promise((resolve) => setTimeout(resolve, 30));
+    // Swept within about 2 × interval; polled up to 6 s, since a loaded machine runs timers late.
+    for (let i = 0; i < 200 && limiter.keyCount > 0; i++) await new Promise((resolve) => setTimeout(resolve, 30));
     expect(limiter.keyCount).toBe(0);
   });
 });
