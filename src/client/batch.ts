@@ -108,7 +108,6 @@ const ASSUMED_PACE_MS = 1000;
 
 /** The items of one rate-limit budget (one API key), whichever client names them. */
 interface Lane {
-  readonly client: EwayBillCreator | undefined;
   readonly queue: number[];
   unsettled: number;
   settledAt: number[];
@@ -337,7 +336,7 @@ export async function createEwayBills(
       const budget = client ? budgetOf(client) : undefined;
       let lane = lanes.get(budget);
       if (!lane) {
-        lane = { client, queue: [], unsettled: 0, settledAt: [], running: 0, refused: undefined };
+        lane = { queue: [], unsettled: 0, settledAt: [], running: 0, refused: undefined };
         lanes.set(budget, lane);
       }
       lane.unsettled += 1;
