@@ -39,7 +39,7 @@ export const DASHBOARD_HTML = `<!DOCTYPE html>
   .timeline { position: relative; height: 92px; margin: 0; padding: 0; list-style: none;
     background-image: repeating-linear-gradient(to right, var(--band) 0, var(--band) 120px, #fff 120px, #fff 240px); }
   .timeline li.tick { position: absolute; bottom: 0; height: 100%; border-left: 1px dashed #9a9a9a; font-size: 11px; color: var(--muted); padding-left: 2px; }
-  .timeline li.arrival { position: absolute; top: 0; height: 72px; }
+  .timeline li.arrival { position: absolute; top: 0; height: 72px; width: 3px; }
   .timeline .mark { position: absolute; left: -1px; top: 0; bottom: 0; border-left: 3px solid var(--ok); }
   .timeline .refused .mark { border-left: 3px dotted var(--bad); }
   .timeline .label { position: absolute; left: 4px; font-size: 11px; white-space: nowrap; background: rgba(255,255,255,0.85); padding: 0 2px; }
@@ -126,6 +126,7 @@ export const DASHBOARD_HTML = `<!DOCTYPE html>
     </fieldset>
   </form>
   <p role="status" id="fault-status"></p>
+  <p id="pending-faults" class="muted"></p>
 </section>
 </main>
 <script>
@@ -308,7 +309,7 @@ export const DASHBOARD_HTML = `<!DOCTYPE html>
     if (f.slowMs > 0) $('fault-slow-ms').value = String(f.slowMs);
     var radios = document.querySelectorAll('input[name=answer]');
     for (var i = 0; i < radios.length; i++) radios[i].checked = radios[i].value === f.answer;
-    $('fault-status').textContent = f.pendingFaults > 0 ? f.pendingFaults + ' one-shot fault(s) queued with failNext.' : '';
+    $('pending-faults').textContent = f.pendingFaults > 0 ? f.pendingFaults + ' one-shot fault(s) queued with failNext.' : '';
   }
 
   function renderReceiver(receiver) {

@@ -3,47 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildEwayBillModel, type MockServer, startMockServer } from 'invoicing-service-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openEvents } from './event-stream.js';
 
 // A key shaped like the service's keys (three dot-separated parts) that reads as words, so a leak is easy to find.
 const KEY = 'tamarind.mangosteen.jackfruit';
 const KEY_HASH = createHash('sha256').update(KEY).digest('hex').slice(0, 12);
 const SECRET = 'dashboard-test-secret';
-
-/** An open event stream: the text so far, and a bounded wait for text matching a pattern. */
-async function openEvents(url: string) {
-  const controller = new AbortController();
-  const response = await fetch(url, { signal: AbortSignal.any([controller.signal, AbortSignal.timeout(15_000)]) });
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  return {
-    response,
-    get text() {
-      return text;
-    },
-    async waitFor(pattern: RegExp, timeoutMs = 5_000): Promise<RegExpExecArray> {
-      const deadline = Date.now() + timeoutMs;
-      for (let match = pattern.exec(text); match === null; match = pattern.exec(text)) {
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`no ${pattern} in the event stream within ${timeoutMs} ms:\n${text}`);
-        let timer: NodeJS.Timeout | undefined;
-        const chunk = await Promise.race([
-          reader.read(),
-          new Promise<undefined>((resolve) => {
-            timer = setTimeout(resolve, left);
-          }),
-        ]);
-        clearTimeout(timer);
-        if (chunk?.done) throw new Error(`the event stream ended before ${pattern}:\n${text}`);
-        if (chunk?.value) text += decoder.decode(chunk.value, { stream: true });
-      }
-      return pattern.exec(text) as RegExpExecArray;
-    },
-    close() {
-      controller.abort();
-    },
-  };
-}
 
 /** Parses every `event: name` message of a stream's text. */
 function messages(text: string): { event: string; data: unknown }[] {
