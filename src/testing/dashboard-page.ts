@@ -38,7 +38,7 @@ export const DASHBOARD_HTML = `<!DOCTYPE html>
   .timeline-wrap { overflow-x: auto; border: 1px solid var(--line); }
   .timeline { position: relative; height: 92px; margin: 0; padding: 0; list-style: none;
     background-image: repeating-linear-gradient(to right, var(--band) 0, var(--band) 120px, #fff 120px, #fff 240px); }
-  .timeline li.tick { position: absolute; bottom: 0; height: 100%; border-left: 1px dashed #9a9a9a; font-size: 11px; color: var(--muted); padding-left: 2px; }
+  .timeline li.tick { position: absolute; bottom: 0; height: 100%; border-left: 1px dashed #9a9a9a; font-size: 11px; color: var(--muted); padding-left: 2px; display: flex; align-items: flex-end; }
   .timeline li.arrival { position: absolute; top: 0; height: 72px; width: 3px; }
   .timeline .mark { position: absolute; left: -1px; top: 0; bottom: 0; border-left: 3px solid var(--ok); }
   .timeline .refused .mark { border-left: 3px dotted var(--bad); }
@@ -232,7 +232,7 @@ export const DASHBOARD_HTML = `<!DOCTYPE html>
       var id = 'timeline-' + hash;
       heading.id = id + '-h';
       host.appendChild(heading);
-      host.appendChild(el('p', shown.length + ' arrivals in the last ' + seconds + ' s shown, ' + refused +
+      host.appendChild(el('p', shown.length + (shown.length === 1 ? ' arrival' : ' arrivals') + ' in the last ' + seconds + ' s shown, ' + refused +
         ' answered 429' + (gaps.length ? '; shortest gap ' + Math.round(Math.min.apply(null, gaps)) + ' ms' : ''), 'muted'));
       var wrap = el('div', null, 'timeline-wrap');
       var list = el('ol', null, 'timeline');

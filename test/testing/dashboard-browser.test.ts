@@ -133,6 +133,9 @@ describe('the mock dashboard in Chromium', () => {
     expect(text).toContain('authorization: Bearer [redacted]');
     expect(text).toContain('HTTP 200');
     expect(text).toContain('"success": true'); // the answer's body, as the mock sent it
+    await page.keyboard.press('Enter');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await detail.waitFor({ state: 'hidden' });
   });
 
   it('"Send again" delivers the same webhook to a loopback receiver', async () => {
@@ -155,25 +158,42 @@ describe('the mock dashboard in Chromium', () => {
     ]);
   });
 
-  it('a fault switch changes what the next calls get until it is switched off', async () => {
-    await page.getByLabel('500 Internal server error').check();
-    await page.getByText('Faults updated.').waitFor();
+  it('fault switches change what the next calls get until they are switched off', async () => {
+    // Each call with a key of its own, so the rate limit's window plays no part.
     const post = () =>
       fetch(`${mock.baseUrl}/v2/ewaybill/${mock.service.addDocument()}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${mock.service.addApiKey()}`, 'content-type': 'application/json' },
         body: JSON.stringify(buildEwayBillModel()),
       });
-    await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the rate limit's window
+    const updated = () =>
+      page.waitForFunction(() => document.getElementById('fault-status')?.textContent === 'Faults updated.');
+    const clearStatus = () =>
+      page.evaluate(() => (document.getElementById('fault-status') as HTMLElement).replaceChildren());
+
+    await page.getByLabel('500 Internal server error').check();
+    await updated();
     expect((await post()).status).toBe(500);
+
+    await clearStatus();
     await page.getByLabel('Normal').check();
-    await page.waitForFunction(() => document.getElementById('fault-status')?.textContent === 'Faults updated.');
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await updated();
+    await clearStatus();
+    await page.getByLabel(/Portal disconnected/).check();
+    await updated();
+    const disconnected = await post();
+    expect(((await disconnected.json()) as { error_code: string }).error_code).toBe('PORTAL_ERROR_111');
+    const row = page.locator('#request-rows tr.request', { hasText: 'PORTAL_ERROR_111' }).first();
+    expect(await row.locator('td').nth(7).textContent()).toMatch(/^111 — \S/); // the code and its meaning
+
+    await clearStatus();
+    await page.getByLabel(/Portal disconnected/).uncheck();
+    await updated();
     expect((await post()).status).toBe(200);
   });
 
   it('never shows the API key, in the page or in its event stream', async () => {
-    await page.waitForFunction(() => document.querySelectorAll('#request-rows tr.request').length >= 6);
+    await page.waitForFunction(() => document.querySelectorAll('#request-rows tr.request').length >= 7);
     if (process.env.DASHBOARD_SCREENSHOT)
       await page.screenshot({ path: process.env.DASHBOARD_SCREENSHOT, fullPage: true });
     await events.waitFor(/event: webhook\n(?:.*\n)*?event: webhook\n/);
