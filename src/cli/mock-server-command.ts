@@ -1,4 +1,4 @@
-import { createEmulator } from '../testing/emulator.js';
+import { createEmulator, INTERNALS } from '../testing/emulator.js';
 import { buildEwayBillModel } from '../testing/model-fixture.js';
 import { serveEmulator } from '../testing/serve.js';
 import type { RecordedRequest } from '../testing/types.js';
@@ -50,11 +50,15 @@ export async function runMockServer(
     io.err('--webhook-url needs the webhook secret: pass --webhook-secret, or set WEBHOOK_SECRET.');
     return 2;
   }
+  // The relay delivers through the emulator (created below, before any request), so the dashboard lists its deliveries.
+  let service: ReturnType<typeof createEmulator> | undefined;
   const webhook =
     options.webhookUrl === undefined
       ? undefined
-      : createWebhookRelay(options.webhookUrl, webhookSecret as string, io, options.quiet);
-  const service = createEmulator({
+      : createWebhookRelay(options.webhookUrl, webhookSecret as string, io, options.quiet, (event, target) =>
+          (service as ReturnType<typeof createEmulator>)[INTERNALS].deliver(event, target),
+        );
+  service = createEmulator({
     apiKey: options.apiKey,
     rateLimit: options.rateLimit,
     portalConnected: options.portalConnected,
@@ -65,7 +69,7 @@ export async function runMockServer(
   });
   let served: Awaited<ReturnType<typeof serveEmulator>>;
   try {
-    served = await serveEmulator(service, { port: options.port, host: options.host });
+    served = await serveEmulator(service, { port: options.port, host: options.host }, { webhook: webhook?.target });
   } catch (error) {
     const code = (error as { code?: string }).code;
     const hint = code === 'EADDRINUSE' ? ' (the port is in use: pass another --port, or --port 0 for a free one)' : '';
@@ -79,6 +83,7 @@ export async function runMockServer(
   const body = JSON.stringify(buildEwayBillModel());
   io.out('invoicing-service-sdk mock service: an emulator of the spec, with no account and no network.');
   io.out(`  Base URL:  ${served.url}`);
+  io.out(`  Dashboard: ${served.dashboardUrl}  (open it in a browser: live requests, rate limit, webhooks, faults)`);
   io.out(documentsLine(ids));
   io.out(
     options.apiKey === undefined

@@ -8,16 +8,75 @@ import { type Outcome, toFetchResponse } from './outcome.js';
 import { RateWindow } from './rate-window.js';
 import { RequestLog } from './request-log.js';
 import { matchRoute, routeRequest } from './router.js';
-import { DEFAULT_MOCK_BASE_URL, type MockDocumentOptions, type MockFault, type MockServiceOptions } from './types.js';
+import {
+  DEFAULT_MOCK_BASE_URL,
+  type MockDocumentOptions,
+  type MockFault,
+  type MockServiceOptions,
+  type RecordedRequest,
+  type WebhookDelivery,
+  type WebhookTarget,
+} from './types.js';
 import { checkWebhookTarget, deliverWebhook } from './webhook-emitter.js';
 
 /** The internal entry point of transports: the outcome of a request, before it is rendered. */
 export const DECIDE = Symbol('invoicing-service-sdk.mock.decide');
 
+/** The internal hooks the dashboard uses (not part of the public API). */
+export const INTERNALS = Symbol('invoicing-service-sdk.mock.internals');
+
+/** A webhook event as the mock posts it. */
+export interface MockEvent {
+  event_id: string;
+  event_type: string;
+  data: unknown;
+}
+
+/**
+ * Something that happened in the emulator, for observers such as the dashboard. `authorization` is the raw header:
+ * an observer must hash or redact it, never keep or show it.
+ */
+export type MockActivity =
+  | {
+      readonly kind: 'request';
+      readonly entry: RecordedRequest;
+      readonly authorization: string | null;
+      readonly answeredAt: number;
+      readonly outcome: Outcome;
+    }
+  | {
+      readonly kind: 'webhook';
+      readonly event: MockEvent;
+      readonly target: WebhookTarget;
+      readonly startedAt: number;
+      readonly endedAt: number;
+      readonly result: { readonly delivery: WebhookDelivery } | { readonly error: string };
+    }
+  | { readonly kind: 'state' }
+  | { readonly kind: 'reset' };
+
+/** The emulator's internal hooks: observing it, delivering webhooks it records, and faults that stay on. */
+export interface EmulatorInternals {
+  /** Calls `listener` for every activity from now on; returns the function that stops it. */
+  observe(listener: (activity: MockActivity) => void): () => void;
+  /** Delivers an event as `emitWebhook` does, and reports the delivery to observers (resolves or rejects likewise). */
+  deliver(event: MockEvent, target: WebhookTarget): Promise<WebhookDelivery>;
+  /** The `webhook` option, if any. */
+  readonly webhook: WebhookTarget | undefined;
+  /** A fault applied to every request that finds no queued fault (`undefined`: none). */
+  readonly standingFault: Readonly<MockFault> | undefined;
+  /** Sets or clears the standing fault. @throws {TypeError} when the fault is invalid (as `failNext`). */
+  setStandingFault(fault: MockFault | undefined): void;
+  /** Whether the default company is connected to the portal. */
+  portalConnected(): boolean;
+}
+
 /** A {@link MockEmulator} with the internal entry point its transports use. */
 export interface EmulatorCore extends MockEmulator {
   /** Decides the answer. `receivedAt` is when the request's headers arrived, if the transport knows it. */
   [DECIDE](request: Request, receivedAt?: number): Promise<Outcome>;
+  /** Hooks for the dashboard. */
+  readonly [INTERNALS]: EmulatorInternals;
   /** The emulator's clock. */
   readonly now: () => number;
 }
@@ -97,6 +156,32 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
     );
   }
   let apiKey = options.apiKey ?? '';
+  let standingFault: Readonly<MockFault> | undefined;
+  const observers = new Set<(activity: MockActivity) => void>();
+
+  function notify(activity: MockActivity): void {
+    for (const observer of observers) {
+      try {
+        observer(activity);
+      } catch {
+        // A failing observer must not change the answer.
+      }
+    }
+  }
+
+  /** Delivers an event and tells observers how it went. */
+  async function deliver(event: MockEvent, target: WebhookTarget): Promise<WebhookDelivery> {
+    const startedAt = now();
+    try {
+      const delivery = await deliverWebhook(event, target);
+      notify({ kind: 'webhook', event, target, startedAt, endedAt: now(), result: { delivery } });
+      return delivery;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      notify({ kind: 'webhook', event, target, startedAt, endedAt: now(), result: { error: message } });
+      throw error;
+    }
+  }
 
   function seed(): void {
     directory.clear();
@@ -111,7 +196,7 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
     const event = buildDocumentEvent({ data: { ...data, message: 'Document created' } });
     // After the answer: a receiver that is slow or down never changes what the creating call got.
     setTimeout(() => {
-      deliverWebhook(event, checkWebhookTarget(options.webhook, 'documentCreated')).catch(() => {});
+      deliver(event, checkWebhookTarget(options.webhook, 'documentCreated')).catch(() => {});
     }, 0);
   }
 
@@ -135,7 +220,7 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
     entry.keyId = key?.keyId;
     entry.companyId = key?.companyId;
     if (key) rateWindow.record(key.keyId, receivedAt);
-    const fault = faults.shift();
+    const fault = faults.shift() ?? standingFault;
     let outcome: Outcome;
     try {
       outcome = await faultedOutcome(
@@ -156,6 +241,13 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
     } catch {
       // A failing observer must not change the answer.
     }
+    notify({
+      kind: 'request',
+      entry: recorded,
+      authorization: request.headers.get('authorization'),
+      answeredAt: now(),
+      outcome,
+    });
     return outcome;
   }
 
@@ -176,6 +268,22 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
     fetch: async (input, init) => toFetchResponse(await decide(new Request(input, init))),
     handle: async (request) => toFetchResponse(await decide(request)),
     [DECIDE]: decide,
+    [INTERNALS]: {
+      observe(listener) {
+        observers.add(listener);
+        return () => observers.delete(listener);
+      },
+      deliver,
+      webhook: options.webhook,
+      get standingFault() {
+        return standingFault;
+      },
+      setStandingFault(fault) {
+        standingFault = fault === undefined ? undefined : checkFault(fault);
+        notify({ kind: 'state' });
+      },
+      portalConnected: () => directory.isPortalConnected(companyId),
+    },
     now,
     addCompany(companyOptions = {}) {
       const id = directory.addCompany(companyOptions);
@@ -187,38 +295,43 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
     keyIdOf: (key) => directory.keyRecord(key)?.keyId,
     addDocument: (first?: MockDocumentOptions | string, deprecatedOptions?: { companyId?: string | undefined }) => {
       const docOptions = documentOptions(first, deprecatedOptions);
-      return directory.addDocument(docOptions.companyId ?? companyId, docOptions.hashId);
+      const hashId = directory.addDocument(docOptions.companyId ?? companyId, docOptions.hashId);
+      notify({ kind: 'state' });
+      return hashId;
     },
     getDocument: (hashId) => directory.documents().find((d) => d.hashId === hashId),
     documents: (id) => directory.documents(id),
-    setPortalConnected: (connected, id) => directory.setPortalConnected(id ?? companyId, connected),
+    setPortalConnected: (connected, id) => {
+      directory.setPortalConnected(id ?? companyId, connected);
+      notify({ kind: 'state' });
+    },
     failNext(fault, { times = 1 } = {}) {
       if (!Number.isInteger(times) || times < 1)
         throw new TypeError(`failNext: times must be an integer >= 1; got ${String(times)}`);
       const checked = checkFault(fault);
       for (let i = 0; i < times; i++) faults.push(checked);
+      notify({ kind: 'state' });
     },
     clearFaults: () => {
       faults.length = 0;
+      notify({ kind: 'state' });
     },
     arrivalsOf(key) {
       const keyId = directory.keyRecord(key)?.keyId;
       return keyId === undefined ? [] : rateWindow.arrivals(keyId);
     },
-    emitWebhook: async (event, target) =>
-      deliverWebhook(event, checkWebhookTarget(target ?? options.webhook, 'emitWebhook')),
+    emitWebhook: async (event, target) => deliver(event, checkWebhookTarget(target ?? options.webhook, 'emitWebhook')),
     sendDocumentEvent: async (overrides, target) =>
-      deliverWebhook(buildDocumentEvent(overrides), checkWebhookTarget(target ?? options.webhook, 'sendDocumentEvent')),
+      deliver(buildDocumentEvent(overrides), checkWebhookTarget(target ?? options.webhook, 'sendDocumentEvent')),
     sendInventoryEvent: async (overrides, target) =>
-      deliverWebhook(
-        buildInventoryEvent(overrides),
-        checkWebhookTarget(target ?? options.webhook, 'sendInventoryEvent'),
-      ),
+      deliver(buildInventoryEvent(overrides), checkWebhookTarget(target ?? options.webhook, 'sendInventoryEvent')),
     reset() {
       seed();
       faults.length = 0;
       log.clear();
       rateWindow.clear();
+      standingFault = undefined;
+      notify({ kind: 'reset' });
     },
     close() {
       closing.abort();

@@ -16,6 +16,13 @@ export interface MockServer {
    * of a `ServiceClient`, as `service.baseUrl` is for msw.
    */
   readonly baseUrl: string;
+  /**
+   * The live dashboard, the server's root, for example `http://127.0.0.1:54321/`: open it in a browser to watch the
+   * requests (the key shown as a short hash, never the key), each key's arrivals against the rate limit, the
+   * documents and their e-way bills, webhook deliveries (with "send again") and switches for faults. It updates
+   * itself (server-sent events at `/_dashboard/events`) and needs no network.
+   */
+  readonly dashboardUrl: string;
   /** @deprecated Use {@link MockServer.baseUrl} (the same value). `url` goes away in 0.3.0. */
   readonly url: string;
   /** A ready valid API key of the mock (not a secret: it exists only in this mock). */
@@ -34,6 +41,7 @@ export interface MockServer {
  * const mock = await startMockServer();
  * const client = new ServiceClient({ apiKey: mock.apiKey, baseUrl: mock.baseUrl });
  * await client.createEwayBill(mock.service.addDocument(), buildEwayBillModel());
+ * console.log(`Watch the calls at ${mock.dashboardUrl}`);
  * await mock.close();
  *
  * @throws {TypeError} when an option is invalid. @throws {Error} when the port cannot be bound (for example EADDRINUSE).
@@ -47,6 +55,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const served = await serveEmulator(service as MockService & EmulatorCore, { port, host });
   return {
     baseUrl: served.url,
+    dashboardUrl: served.dashboardUrl,
     url: served.url,
     get apiKey() {
       return service.apiKey;

@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createDashboard } from './dashboard.js';
 import type { EmulatorCore } from './emulator.js';
 import { nodeListener } from './node-bridge.js';
+import type { WebhookTarget } from './types.js';
 
 /** Where the mock server listens. */
 export interface ListenOptions {
@@ -17,10 +19,18 @@ export interface ListenOptions {
   host?: string | undefined;
 }
 
+/** Options of the served dashboard (internal: the CLI passes its `--webhook-url` relay's target). */
+export interface DashboardServeOptions {
+  /** Where the dashboard's test events go when the emulator has no `webhook` option. */
+  readonly webhook?: WebhookTarget | undefined;
+}
+
 /** A running server of an emulator core. */
 export interface ServedEmulator {
   /** The base URL, including the partner prefix, for example `http://127.0.0.1:4010/api/partner`. */
   readonly url: string;
+  /** The live dashboard's page, the server's root, for example `http://127.0.0.1:4010/`. */
+  readonly dashboardUrl: string;
   /** The port it listens on. */
   readonly port: number;
   /** Stops listening, cuts open connections and scripted delays; resolves when the server is closed. */
@@ -28,13 +38,21 @@ export interface ServedEmulator {
 }
 
 /** Serves an emulator core on a real loopback HTTP socket. @throws {Error} when the port cannot be bound. */
-export async function serveEmulator(core: EmulatorCore, options: ListenOptions = {}): Promise<ServedEmulator> {
+export async function serveEmulator(
+  core: EmulatorCore,
+  options: ListenOptions = {},
+  dashboardOptions: DashboardServeOptions = {},
+): Promise<ServedEmulator> {
   const port = options.port ?? 0;
   const host = options.host ?? '127.0.0.1';
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new TypeError(`port must be an integer from 0 to 65535; got ${String(port)}`);
   }
-  const server = createServer(nodeListener(core));
+  const listener = nodeListener(core);
+  let dashboard: ReturnType<typeof createDashboard> | undefined;
+  const server = createServer((req, res) => {
+    if (!dashboard?.handle(req, res)) listener(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -45,12 +63,16 @@ export async function serveEmulator(core: EmulatorCore, options: ListenOptions =
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const prefix = new URL(core.baseUrl).pathname.replace(/\/+$/, '');
+  const url = `http://${shownHost}:${address.port}${prefix}`;
+  dashboard = createDashboard(core, { baseUrl: url, webhook: dashboardOptions.webhook });
   let closed: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${address.port}${prefix}`,
+    url,
+    dashboardUrl: `http://${shownHost}:${address.port}/`,
     port: address.port,
     close() {
       closed ??= new Promise<void>((resolve) => {
+        dashboard?.close();
         core.close();
         server.close(() => resolve());
         server.closeAllConnections();

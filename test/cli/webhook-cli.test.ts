@@ -224,6 +224,61 @@ describe('invoicing-service-sdk mock-server with --api-key and --webhook-url', (
     ]);
   }, 30_000);
 
+  it('prints the dashboard URL; the dashboard lists the relay delivery and sends it again', async () => {
+    receiver = await startReceiver();
+    const run = runCli(cli.file, [
+      'mock-server',
+      '--port',
+      '0',
+      '--quiet',
+      '--api-key',
+      KEY,
+      '--webhook-url',
+      receiver.url,
+      '--webhook-secret',
+      SECRET,
+    ]);
+    try {
+      const [, url] = await run.waitFor(/Base URL:\s+(\S+)/);
+      const [, dashboard] = await run.waitFor(/Dashboard:\s+(http:\/\/127\.0\.0\.1:\d+\/)\s/);
+      expect(new URL(url as string).origin).toBe(new URL(dashboard as string).origin);
+      const page = await fetch(dashboard as string);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      const response = await fetch(`${url}/v2/ewaybill/doc_demo_0001`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(buildEwayBillModel()),
+      });
+      expect(response.status).toBe(200);
+      const state = async () =>
+        (await (await fetch(new URL('/_dashboard/state', dashboard))).json()) as {
+          deliveries: { id: number; eventType: string; status: number }[];
+          webhookReceiver: string;
+        };
+      let deliveries = (await state()).deliveries;
+      for (let turn = 0; turn < 250 && deliveries.length === 0; turn++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        deliveries = (await state()).deliveries;
+      }
+      expect(deliveries).toEqual([expect.objectContaining({ eventType: 'document', status: 200 })]);
+      const again = await fetch(new URL('/_dashboard/webhooks/resend', dashboard), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: deliveries[0]?.id }),
+      });
+      expect(await again.json()).toMatchObject({ eventType: 'document', status: 200 });
+      expect(receiver.received).toHaveLength(2);
+      expect(receiver.received[1]?.body).toBe(receiver.received[0]?.body);
+      const text = JSON.stringify(await state());
+      expect(text).not.toContain(KEY);
+      noSecret(text);
+      run.child.kill('SIGTERM');
+      expect(await run.exit()).toBe(0);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
   it('reports a failed delivery even with --quiet, and keeps answering', async () => {
     receiver = await startReceiver();
     const deadUrl = receiver.url;

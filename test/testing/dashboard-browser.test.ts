@@ -1,0 +1,207 @@
+// The mock's dashboard in a real browser: Chromium from Debian's packages (`apt-get install chromium`; .ci/run
+// installs it when missing) driven by playwright-core. Everything is on 127.0.0.1 and started here: no network.
+// Set DASHBOARD_SCREENSHOT=docs/images/dashboard.png to refresh the screenshot in docs/testing.md.
+
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RateLimitError, ServiceClient } from 'invoicing-service-sdk';
+import { buildEwayBillModel, type MockServer, startMockServer } from 'invoicing-service-sdk/testing';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEvents } from './event-stream.js';
+
+// Shaped like the service's keys (three dot-separated parts) and made of words, so a leak is easy to find.
+const KEY = 'tamarind.mangosteen.jackfruit';
+const KEY_HASH = createHash('sha256').update(KEY).digest('hex').slice(0, 12);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const WAIT_MS = 8_000;
+
+/** Polls `check` until it is true, for at most `timeoutMs`. */
+async function until(check: () => boolean, what: string, timeoutMs = WAIT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the mock dashboard in Chromium', () => {
+  let mock: MockServer;
+  let receiver: Server;
+  let receiverUrl: string;
+  let browser: Browser;
+  let page: Page;
+  let events: Awaited<ReturnType<typeof openEvents>>;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
+    mock = await startMockServer({
+      port: 0,
+      host: '127.0.0.1',
+      apiKey: KEY,
+      webhook: { url: receiverUrl, secret: 'browser-test-secret', timeoutMs: 5_000 },
+    });
+    events = await openEvents(new URL('/_dashboard/events', mock.dashboardUrl).href);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 20_000 });
+    page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    page.setDefaultTimeout(WAIT_MS);
+    await page.goto(mock.dashboardUrl);
+    await page.getByText('Live: updates as requests arrive.').waitFor();
+  });
+
+  afterAll(async () => {
+    events?.close();
+    await browser?.close();
+    await mock?.close();
+    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  });
+
+  it('shows the calls of a real ServiceClient as rows and on the timeline, without a reload', async () => {
+    const client = new ServiceClient({ apiKey: KEY, baseUrl: mock.baseUrl });
+    const first = mock.service.addDocument('INV-BROWSER-1');
+    const second = mock.service.addDocument('INV-BROWSER-2');
+    await client.createEwayBill(first, buildEwayBillModel());
+    await client.createEwayBill(second, buildEwayBillModel()); // the client's throttle spaces it 1 s after the first
+    const navigations: string[] = [];
+    page.on('framenavigated', (frame) => navigations.push(frame.url()));
+
+    await page.waitForFunction(() => document.querySelectorAll('#request-rows tr.request').length === 2);
+    const newest = page.locator('#request-rows tr.request').first();
+    const cells = await newest.locator('td').allTextContents();
+    expect(cells.slice(1, 6)).toEqual([
+      `${KEY_HASH} (key_1)`,
+      'POST',
+      '/api/partner/v2/ewaybill/INV-BROWSER-2',
+      'INV-BROWSER-2',
+      '200',
+    ]);
+    const arrivals = page.locator('#timelines li.arrival');
+    expect(await arrivals.count()).toBe(2);
+    expect(await arrivals.evaluateAll((items) => items.map((item) => item.getAttribute('data-status')))).toEqual([
+      '200',
+      '200',
+    ]);
+    // The second mark sits about one 1-second window (120 px) to the right of the first.
+    const lefts = await arrivals.evaluateAll((items) => items.map((item) => Number.parseFloat(item.style.left)));
+    expect((lefts[1] as number) - (lefts[0] as number)).toBeGreaterThan(100);
+    // The documents table shows the bill numbers.
+    const bills = page.locator('#document-rows tr', { hasText: 'INV-BROWSER-1' });
+    expect(await bills.locator('td').nth(2).textContent()).toMatch(/^\d{12}$/);
+    expect(navigations).toEqual([]); // nothing reloaded the page
+  });
+
+  it('labels a 429 with the text "429" (and red), in the table and on the timeline', async () => {
+    // Two clients of one key with their throttle off: they arrive together, the mock refuses one.
+    const unthrottled = { apiKey: KEY, baseUrl: mock.baseUrl, rateLimiter: { acquire: async () => {} }, maxRetries: 0 };
+    const results = await Promise.allSettled(
+      [mock.service.addDocument(), mock.service.addDocument()].map((id) =>
+        new ServiceClient(unthrottled).createEwayBill(id, buildEwayBillModel()),
+      ),
+    );
+    const refused = results.filter((r) => r.status === 'rejected' && r.reason instanceof RateLimitError);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+
+    const mark = page.locator('#timelines li.arrival.refused').first();
+    await mark.waitFor();
+    expect(await mark.locator('.label').textContent()).toBe('429');
+    expect(await mark.textContent()).toContain('refused by the rate limit');
+    expect(await mark.locator('.label').evaluate((label) => getComputedStyle(label).color)).toBe('rgb(176, 0, 32)');
+    const row = page.locator('#request-rows tr.request', { hasText: 'RATE_LIMITED' }).first();
+    expect(await row.locator('td').nth(5).textContent()).toBe('429');
+  });
+
+  it('expands a row from the keyboard to show the request and the answer, the key redacted', async () => {
+    const button = page.locator('#request-rows tr.request').last().getByRole('button');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await button.focus();
+    await page.keyboard.press('Enter');
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    const detail = page.locator(`#${await button.getAttribute('aria-controls')}`);
+    await detail.waitFor({ state: 'visible' });
+    const text = (await detail.textContent()) ?? '';
+    expect(text).toContain('authorization: Bearer [redacted]');
+    expect(text).toContain('HTTP 200');
+    expect(text).toContain('"success": true'); // the answer's body, as the mock sent it
+    await page.keyboard.press('Enter');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await detail.waitFor({ state: 'hidden' });
+  });
+
+  it('"Send again" delivers the same webhook to a loopback receiver', async () => {
+    await page.getByLabel('Event type').selectOption('inventory');
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await until(() => received.length === 1, 'the test event');
+    await page.locator('#delivery-rows tr.delivery').first().waitFor();
+    expect(JSON.parse(received[0] as string)).toMatchObject({ event_type: 'inventory' });
+
+    await page.locator('#delivery-rows tr.delivery').first().getByRole('button', { name: /again/ }).click();
+    await until(() => received.length === 2, 'the webhook sent again');
+    expect(received[1]).toBe(received[0]);
+    await page.waitForFunction(() => document.querySelectorAll('#delivery-rows tr.delivery').length === 2);
+    const cells = await page.locator('#delivery-rows tr.delivery').first().locator('td').allTextContents();
+    expect(cells.slice(1, 5)).toEqual([
+      'inventory',
+      JSON.parse(received[0] as string).event_id,
+      receiverUrl,
+      'HTTP 200',
+    ]);
+  });
+
+  it('fault switches change what the next calls get until they are switched off', async () => {
+    // Each call with a key of its own, so the rate limit's window plays no part.
+    const post = () =>
+      fetch(`${mock.baseUrl}/v2/ewaybill/${mock.service.addDocument()}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${mock.service.addApiKey()}`, 'content-type': 'application/json' },
+        body: JSON.stringify(buildEwayBillModel()),
+      });
+    const updated = () =>
+      page.waitForFunction(() => document.getElementById('fault-status')?.textContent === 'Faults updated.');
+    const clearStatus = () =>
+      page.evaluate(() => (document.getElementById('fault-status') as HTMLElement).replaceChildren());
+
+    await page.getByLabel('500 Internal server error').check();
+    await updated();
+    expect((await post()).status).toBe(500);
+
+    await clearStatus();
+    await page.getByLabel('Normal').check();
+    await updated();
+    await clearStatus();
+    await page.getByLabel(/Portal disconnected/).check();
+    await updated();
+    const disconnected = await post();
+    expect(((await disconnected.json()) as { error_code: string }).error_code).toBe('PORTAL_ERROR_111');
+    const row = page.locator('#request-rows tr.request', { hasText: 'PORTAL_ERROR_111' }).first();
+    expect(await row.locator('td').nth(7).textContent()).toMatch(/^111 — \S/); // the code and its meaning
+
+    await clearStatus();
+    await page.getByLabel(/Portal disconnected/).uncheck();
+    await updated();
+    expect((await post()).status).toBe(200);
+  });
+
+  it('never shows the API key, in the page or in its event stream', async () => {
+    await page.waitForFunction(() => document.querySelectorAll('#request-rows tr.request').length >= 7);
+    if (process.env.DASHBOARD_SCREENSHOT)
+      await page.screenshot({ path: process.env.DASHBOARD_SCREENSHOT, fullPage: true });
+    await events.waitFor(/event: webhook\n(?:.*\n)*?event: webhook\n/);
+    expect(events.text).toContain(KEY_HASH);
+    expect(events.text).not.toContain(KEY);
+    expect(await page.content()).toContain(KEY_HASH);
+    expect(await page.content()).not.toContain(KEY);
+    // Nor any of its parts: the page shows hashes and ids only.
+    for (const part of KEY.split('.')) expect(await page.content()).not.toContain(part);
+  });
+});

@@ -1,0 +1,37 @@
+// Reads a server-sent-event stream over fetch, for the dashboard tests: every wait is bounded.
+
+/** An open event stream: the text so far, and a bounded wait for text matching a pattern. */
+export async function openEvents(url: string) {
+  const controller = new AbortController();
+  const response = await fetch(url, { signal: AbortSignal.any([controller.signal, AbortSignal.timeout(15_000)]) });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  return {
+    response,
+    get text() {
+      return text;
+    },
+    async waitFor(pattern: RegExp, timeoutMs = 5_000): Promise<RegExpExecArray> {
+      const deadline = Date.now() + timeoutMs;
+      for (let match = pattern.exec(text); match === null; match = pattern.exec(text)) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`no ${pattern} in the event stream within ${timeoutMs} ms:\n${text}`);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const chunk = await Promise.race([
+          reader.read(),
+          new Promise<undefined>((resolve) => {
+            timer = setTimeout(() => resolve(undefined), left);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (chunk?.done) throw new Error(`the event stream ended before ${pattern}:\n${text}`);
+        if (chunk?.value) text += decoder.decode(chunk.value, { stream: true });
+      }
+      return pattern.exec(text) as RegExpExecArray;
+    },
+    close() {
+      controller.abort();
+    },
+  };
+}
