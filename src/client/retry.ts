@@ -113,11 +113,15 @@ export interface Call {
 
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
 
-/** The headers of one attempt: the call's, then the key (which nothing can override), then the body's type. */
-function attemptHeaders(call: Call, credential: Credential): Headers {
+/**
+ * The headers of one attempt: the call's, then the key (which nothing can override), the body's type, and the trace
+ * context (unless the call set its own `traceparent`).
+ */
+function attemptHeaders(call: Call, credential: Credential, telemetry: CallTelemetry | undefined): Headers {
   const headers = new Headers(call.headers);
   headers.set('Authorization', credential.authorization);
   if (call.body !== undefined) headers.set('Content-Type', 'application/json');
+  telemetry?.inject(headers);
   return headers;
 }
 
@@ -239,7 +243,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       method: call.method,
       url: call.url,
       body: call.body,
-      headers: attemptHeaders(call, credential),
+      headers: attemptHeaders(call, credential, telemetry),
       timeout: call.timeout,
       signal,
       request,
