@@ -1,4 +1,5 @@
-import { describePortalError } from '../internal/portal-catalogue.js';
+import { portalDescription } from '../internal/portal-descriptions.js';
+import { portalErrorCategory } from '../internal/portal-error-categories.js';
 import type { PortalErrorCategory } from '../internal/portal-error-codes.js';
 import { ApiError, type ApiErrorInit } from './api-error.js';
 
@@ -59,12 +60,12 @@ export class PortalError extends ApiError {
   readonly retryable: boolean;
 
   constructor(init: ApiErrorInit & { portalCode: number }) {
-    const described = describePortalError(init.portalCode);
-    super({ ...init, message: messageOf(init, described.description) });
+    const description = portalDescription(init.portalCode);
+    super({ ...init, message: messageOf(init, description) });
     this.portalCode = init.portalCode;
-    this.portalMessage = described.description;
-    this.category = described.category;
-    this.retryable = described.retryable;
+    this.portalMessage = description;
+    this.category = portalErrorCategory(init.portalCode);
+    this.retryable = this.category === 'retryable';
   }
 }
 
