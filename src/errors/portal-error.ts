@@ -48,7 +48,12 @@ export class PortalError extends ApiError {
   override name = 'PortalError';
   /** The portal's numeric error code, parsed from `PORTAL_ERROR_{n}`. */
   readonly portalCode: number;
-  /** The portal's own description of the code, worded as published; `undefined` for a code not in the list. */
+  /**
+   * The portal's own description of the code, worded as published; `undefined` for a code not in the list. The client
+   * loads the list before it maps its first error answer, so every PortalError it throws has it. A PortalError made by
+   * hand has it once the list is loaded (by the client's first error answer, `describePortalError` of
+   * `invoicing-service-sdk/gst`, or the testing kit); `category` and `retryable` it has at once.
+   */
   readonly portalMessage: string | undefined;
   /**
    * What kind of rejection this is: `'auth'` (the service's connection to the portal), `'retryable'` (a transient
