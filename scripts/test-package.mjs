@@ -234,6 +234,51 @@ try {
   if (gst.problems.length) throw new Error(`the gst bundle: ${gst.problems.join('; ')}`);
   pass('the gst subpath bundles without ky, p-throttle, zod or the client');
 
+  step('{ ServiceClient } with esbuild splitting: first load ≤ 30 KiB min+gzip, the rest loaded on first use');
+  {
+    const { build } = await import('esbuild');
+    writeFileSync(join(scratch, 'split-entry.mjs'), "export { ServiceClient } from 'invoicing-service-sdk';\n");
+    const result = await build({
+      absWorkingDir: scratch,
+      entryPoints: ['split-entry.mjs'],
+      bundle: true,
+      minify: true,
+      splitting: true,
+      outdir: 'split-out',
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const outputs = result.metafile.outputs;
+    const text = new Map(result.outputFiles.map((file) => [file.path, file.text]));
+    const first = new Set();
+    const visit = (path) => {
+      if (first.has(path)) return;
+      first.add(path);
+      for (const next of outputs[path].imports)
+        if (next.kind === 'import-statement' && outputs[next.path]) visit(next.path);
+    };
+    visit('split-out/split-entry.js');
+    const firstCode = [...first].map((path) => text.get(join(scratch, path)) ?? '').join('\n');
+    const firstGzip = [...first].reduce(
+      (sum, path) => sum + gzipSync(text.get(join(scratch, path)) ?? '', { level: 9 }).length,
+      0,
+    );
+    const problems = [];
+    if (firstGzip > 30 * 1024) problems.push(`its first load is ${firstGzip} bytes gzipped, over ${30 * 1024}`);
+    // A portal description, a preflight rule's message and ky's own code must come in later chunks.
+    for (const marker of ['Invalid login credentials', 'road-transporter', 'HTTPError']) {
+      if (firstCode.includes(marker)) problems.push(`its first load holds ${JSON.stringify(marker)}`);
+    }
+    console.log(`  first load ${(firstGzip / 1024).toFixed(1)} KiB min+gzip in ${first.size} of ${text.size} files`);
+    if (problems.length) throw new Error(`the split { ServiceClient } bundle: ${problems.join('; ')}`);
+    pass(
+      '{ ServiceClient } bundled with splitting: first load ≤ 30 KiB, descriptions, preflight and ky in later chunks',
+    );
+  }
+
   step('the bin');
   const help = run(process.execPath, [join(scratch, 'node_modules/.bin/invoicing-service-sdk'), '--help'], scratch);
   if (!/mock-server/.test(help)) throw new Error(`invoicing-service-sdk --help did not describe mock-server:\n${help}`);

@@ -1,4 +1,5 @@
-import { PREFLIGHT_MODES, type PreflightFinding, type PreflightMode } from '../gst/preflight.js';
+import type { PreflightFinding } from '../gst/preflight.js';
+import { PREFLIGHT_MODES, type PreflightMode } from '../gst/preflight-modes.js';
 import { describeType } from '../internal/describe.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';

@@ -1,4 +1,4 @@
-import type { AnswerInfo } from '../errors/map-response.js';
+import type { AnswerInfo } from '../errors/answer.js';
 import { requestIdFrom } from '../errors/request-id.js';
 
 /** The HTTP facts of the answer a result came from. */

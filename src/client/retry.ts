@@ -2,6 +2,7 @@
 // attempt, the policy's delay) and the default policy. The attempt itself is in transport.ts; the answer becomes a
 // result or an error in ../errors/map-response.ts.
 import type { KyInstance } from 'ky';
+import { type AnswerInfo, isSuccessAnswer, type SuccessRule } from '../errors/answer.js';
 import {
   ApiError,
   RateLimitError,
@@ -10,7 +11,6 @@ import {
   ServerError,
   UnauthorizedError,
 } from '../errors/api-error.js';
-import { type AnswerInfo, answerError, isSuccessAnswer, type SuccessRule } from '../errors/map-response.js';
 import { ServiceError } from '../errors/service-error.js';
 import {
   AbortedAfterSendError,
@@ -25,6 +25,31 @@ import type { Credential, Credentials } from './credentials.js';
 import { type ClientHooks, emit, type Logger } from './events.js';
 import { type CallTelemetry, startCall } from './telemetry.js';
 import { type HttpMethod, sendAttempt } from './transport.js';
+
+type Mapping = typeof import('../errors/map-response.js');
+let mapping: Mapping | undefined;
+let mappingLoading: Promise<Mapping> | undefined;
+
+/**
+ * The mapping of error answers to typed errors, imported when the first error answer arrives, before it is mapped: it
+ * brings `PortalError` and the portal's 383 descriptions (about 7 KiB of a min+gzip bundle), which a bundler that
+ * splits code then keeps out of the client's first chunk. Every error is still built whole, description included.
+ * A program that imports `PortalError` itself has them from the start.
+ */
+function loadMapping(): Promise<Mapping> {
+  mappingLoading ??= import('../errors/map-response.js').then(
+    (module) => {
+      mapping = module;
+      return module;
+    },
+    (error: unknown) => {
+      // A chunk that failed to load (a network error in a browser) is tried again by the next error answer.
+      mappingLoading = undefined;
+      throw error;
+    },
+  );
+  return mappingLoading;
+}
 
 /** What a retry policy is asked after a failed attempt. */
 export interface RetryContext {
@@ -266,6 +291,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       telemetry?.attemptEnded({ attempt, queuedMs, durationMs, status: answer.status });
       return answer;
     }
+    const { answerError } = mapping ?? (await loadMapping());
     const error = answerError({ ...answer, redact: credential.redact });
     emit(hooks, logger, 'onResponse', { ...done, code: error.code, serviceErrorCode: error.errorCode });
     telemetry?.attemptEnded({ attempt, queuedMs, durationMs, status: answer.status, code: error.code });

@@ -1,7 +1,6 @@
+import type { AnswerInfo, SuccessRule } from '../errors/answer.js';
 import { UnexpectedResponseError } from '../errors/api-error.js';
-import type { AnswerInfo, SuccessRule } from '../errors/map-response.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
-import { preflightError, preflightEwayBill } from '../gst/preflight.js';
 import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
@@ -137,8 +136,10 @@ export class ServiceClient {
    */
   async createEwayBill(docHashId: string, model: EwayBillModel, options?: RequestOptions): Promise<EwayBillResult> {
     const callOptions = checkRequestOptions(options);
-    // Only the body outlives this line: a queued call holds its ~1 KB body, not the parsed model too.
-    const body = this.#prepare(docHashId, model);
+    // Only the body outlives this line: a queued call holds its ~1 KB body, not the parsed model too. The model is
+    // checked now; the preflight waits only for its rules on a process's first calls (see loadPreflight).
+    const prepared = this.#prepare(docHashId, model);
+    const body = typeof prepared === 'string' ? prepared : await prepared;
     const answer = await this.#send(
       {
         method: 'POST',
@@ -245,8 +246,12 @@ export class ServiceClient {
     return createEwayBills(this, items, options);
   }
 
-  /** Checks the model and the docHashId (throws a ValidationError listing every problem) and builds the request. */
-  #prepare(docHashId: string, model: EwayBillModel): string {
+  /**
+   * Checks the model and the docHashId (throws a ValidationError listing every problem), runs the preflight and builds
+   * the request. The schema's check is synchronous, so a model the caller changes after the call is not what is sent;
+   * the preflight reads the checked copy, so it may wait for its rules to load.
+   */
+  #prepare(docHashId: string, model: EwayBillModel): string | Promise<string> {
     const parsed = parseModel(model);
     const idProblem = docHashIdProblem(docHashId);
     if (parsed instanceof ValidationError) {
@@ -262,14 +267,22 @@ export class ServiceClient {
       const subject = !idProblem ? 'e-way bill model' : parsed.success ? 'docHashId' : 'e-way bill request';
       throw new ValidationError(subject, all);
     }
-    this.#preflight(parsed.data, docHashId);
-    return JSON.stringify(parsed.data);
+    const data = parsed.data;
+    if (this.#options.preflight === 'off') return JSON.stringify(data);
+    if (preflightRules) {
+      this.#preflight(preflightRules, data, docHashId);
+      return JSON.stringify(data);
+    }
+    return loadPreflight().then((rules) => {
+      this.#preflight(rules, data, docHashId);
+      return JSON.stringify(data);
+    });
   }
 
-  /** Runs the portal-rule preflight in the configured mode: nothing, warnings, or a ValidationError. */
-  #preflight(model: EwayBillModel, docHashId: string): void {
+  /** Runs the portal-rule preflight in the configured mode (not `'off'`): warnings, or a ValidationError. */
+  #preflight(rules: PreflightModule, model: EwayBillModel, docHashId: string): void {
     const { preflight, onWarning, logger, quiet } = this.#options;
-    if (preflight === 'off') return;
+    const { preflightEwayBill, preflightError } = rules;
     const findings = preflightEwayBill(model, { docHashId });
     if (preflight === 'strict') {
       const error = preflightError(findings);
@@ -322,6 +335,30 @@ let kyLoading: Promise<typeof import('ky').default> | undefined;
 function loadKy(): Promise<typeof import('ky').default> {
   kyLoading ??= import('ky').then((module) => module.default);
   return kyLoading;
+}
+
+type PreflightModule = typeof import('../gst/preflight.js');
+let preflightRules: PreflightModule | undefined;
+let preflightLoading: Promise<PreflightModule> | undefined;
+
+/**
+ * The preflight's rules, imported on the first e-way bill call rather than with the SDK: with their PIN code and
+ * state tables they are about 5 KiB of a min+gzip bundle, which a bundler that splits code then keeps out of the
+ * client's first chunk. The first calls wait for them before anything is sent; later calls run them at once.
+ */
+function loadPreflight(): Promise<PreflightModule> {
+  preflightLoading ??= import('../gst/preflight.js').then(
+    (module) => {
+      preflightRules = module;
+      return module;
+    },
+    (error: unknown) => {
+      // A chunk that failed to load (a network error in a browser) is tried again by the next call; nothing was sent.
+      preflightLoading = undefined;
+      throw error;
+    },
+  );
+  return preflightLoading;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

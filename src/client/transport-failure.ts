@@ -1,5 +1,5 @@
+import { excerpt } from '../errors/answer.js';
 import type { RequestSummary } from '../errors/api-error.js';
-import { excerpt } from '../errors/map-response.js';
 import { ConnectionError } from '../errors/transport-errors.js';
 
 // Failures that can only happen before a request is written: the service cannot have acted.

@@ -1,6 +1,6 @@
 import type { KyInstance } from 'ky';
+import type { AnswerInfo } from '../errors/answer.js';
 import type { RequestSummary } from '../errors/api-error.js';
-import type { AnswerInfo } from '../errors/map-response.js';
 import { AbortedAfterSendError, TimeoutError } from '../errors/transport-errors.js';
 import { abortError } from '../internal/abort.js';
 import { connectionFailure } from './transport-failure.js';

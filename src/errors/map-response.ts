@@ -1,4 +1,7 @@
+import { usePortalDescriptions } from '../internal/portal-descriptions.js';
+import { PORTAL_ERROR_CODES } from '../internal/portal-error-codes.js';
 import type { Redactor } from '../internal/redact.js';
+import { type AnswerInfo, excerpt } from './answer.js';
 import {
   ApiError,
   type ApiErrorInit,
@@ -7,29 +10,16 @@ import {
   InvalidHashIdError,
   RateLimitError,
   RedirectError,
-  type RequestSummary,
   ServerError,
   UnauthorizedError,
 } from './api-error.js';
 import { PortalError, parsePortalCode } from './portal-error.js';
 
-/** An answer of the service, read in full, as the error mapping sees it. */
-export interface AnswerInfo {
-  readonly status: number;
-  readonly headers: Headers;
-  /** The body as text ('' when empty). */
-  readonly bodyText: string;
-  /** The body parsed as JSON, or `undefined` when it is not JSON. */
-  readonly json: unknown;
-  readonly request: RequestSummary;
-  /** Whether the fetch used followed a redirect on its own (a custom fetch may ignore `redirect: 'manual'`). */
-  readonly redirected?: boolean | undefined;
-  /**
-   * Replaces the API key in what the error will carry. Applied to parsed values, so escaped echoes are caught; the
-   * class, status and codes are decided before it, from the answer as received.
-   */
-  readonly redact?: Redactor | undefined;
-}
+export { type AnswerInfo, excerpt, isSuccessAnswer, type SuccessRule } from './answer.js';
+
+// The client imports this module when the first error answer arrives, before it maps it: the portal's descriptions
+// come with it, so every PortalError it makes carries its description (see portal-descriptions.ts).
+usePortalDescriptions(PORTAL_ERROR_CODES);
 
 const asIs: Redactor = { text: (text) => text, value: (value) => value };
 
@@ -38,14 +28,6 @@ const KNOWN_CODE = /^(?:UNAUTHORIZED|FORBIDDEN|INVALID_HASH_ID|RATE_LIMITED|PORT
 
 /** Turns an error answer into a typed error. Internal seam: a custom mapping can replace the default. */
 export type ErrorMapper = (answer: AnswerInfo) => ApiError;
-
-const EXCERPT_LENGTH = 300;
-
-/** A short, single-line excerpt of a body, for messages about bodies that are not the error envelope. */
-export function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH)}…` : flat;
-}
 
 /** The most of a body that is not JSON an error keeps in `body`, in characters: enough for any error page. */
 export const MAX_KEPT_BODY_CHARS = 64 * 1024;
@@ -154,20 +136,6 @@ function isDefinitiveRefusal(json: unknown, errorCode: string | undefined): bool
     DEFINITIVE_CODE.test(errorCode) &&
     (json as { success?: unknown } | undefined)?.success === false
   );
-}
-
-/** What a call counts as its success answer. */
-export type SuccessRule =
-  /** A 2xx whose JSON body says `success: true` (the e-way bill operation). */
-  | 'success-flag'
-  /** Any 2xx, unless its body is the error envelope (`success: false`): the operations the spec does not show. */
-  | 'any-2xx';
-
-/** Whether an answer is the call's success answer. */
-export function isSuccessAnswer(answer: AnswerInfo, rule: SuccessRule): boolean {
-  if (answer.status < 200 || answer.status >= 300 || answer.redirected) return false;
-  const flag = (answer.json as { success?: unknown } | null | undefined)?.success;
-  return rule === 'success-flag' ? flag === true : flag !== false;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { describePortalError } from '../internal/portal-catalogue.js';
+import { portalDescription } from '../internal/portal-descriptions.js';
+import { portalErrorCategory } from '../internal/portal-error-categories.js';
 import type { PortalErrorCategory } from '../internal/portal-error-codes.js';
 import { ApiError, type ApiErrorInit } from './api-error.js';
 
@@ -47,7 +48,12 @@ export class PortalError extends ApiError {
   override name = 'PortalError';
   /** The portal's numeric error code, parsed from `PORTAL_ERROR_{n}`. */
   readonly portalCode: number;
-  /** The portal's own description of the code, worded as published; `undefined` for a code not in the list. */
+  /**
+   * The portal's own description of the code, worded as published; `undefined` for a code not in the list. The client
+   * loads the list before it maps its first error answer, so every PortalError it throws has it. A PortalError made by
+   * hand has it once the list is loaded (by the client's first error answer, `describePortalError` of
+   * `invoicing-service-sdk/gst`, or the testing kit); `category` and `retryable` it has at once.
+   */
   readonly portalMessage: string | undefined;
   /**
    * What kind of rejection this is: `'auth'` (the service's connection to the portal), `'retryable'` (a transient
@@ -59,12 +65,12 @@ export class PortalError extends ApiError {
   readonly retryable: boolean;
 
   constructor(init: ApiErrorInit & { portalCode: number }) {
-    const described = describePortalError(init.portalCode);
-    super({ ...init, message: messageOf(init, described.description) });
+    const description = portalDescription(init.portalCode);
+    super({ ...init, message: messageOf(init, description) });
     this.portalCode = init.portalCode;
-    this.portalMessage = described.description;
-    this.category = described.category;
-    this.retryable = described.retryable;
+    this.portalMessage = description;
+    this.category = portalErrorCategory(init.portalCode);
+    this.retryable = this.category === 'retryable';
   }
 }
 

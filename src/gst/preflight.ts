@@ -3,16 +3,7 @@ import type { EwayBillModel } from '../model/schemas.js';
 import { RULES } from './preflight-rules.js';
 import { type LooseModel, type PreflightRule, RULES_ORDER } from './preflight-types.js';
 
-/** How the client treats preflight findings; `'warn'` is the default. */
-export const PREFLIGHT_MODES = ['off', 'warn', 'strict'] as const;
-
-/**
- * A value of {@link PREFLIGHT_MODES}:
- * - `'off'`: no preflight;
- * - `'warn'`: findings go to `onWarning` (or the logger) and the request is still sent;
- * - `'strict'`: findings are a `ValidationError` and nothing is sent.
- */
-export type PreflightMode = (typeof PREFLIGHT_MODES)[number];
+export { PREFLIGHT_MODES, type PreflightMode } from './preflight-modes.js';
 
 /** What a preflight runs for: the call's `docHashId`, so a batch can tie each finding to its document. */
 export interface PreflightContext {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describePortalError, PORTAL_ERROR_CATEGORIES, PORTAL_ERROR_CATEGORY_MEANINGS } from '../../src/gst/index.js';
+import { portalErrorCategory } from '../../src/internal/portal-error-categories.js';
 import { PORTAL_ERROR_CODES } from '../../src/internal/portal-error-codes.js';
 
 describe('describePortalError', () => {
@@ -90,6 +91,15 @@ describe('the portal error catalogue', () => {
     expect(Object.keys(PORTAL_ERROR_CATEGORY_MEANINGS)).toEqual([...PORTAL_ERROR_CATEGORIES]);
   });
 
+  it("gives every code the same category in the compact table PortalError reads as in the list, and 'other' to the rest", () => {
+    for (const [code, entry] of Object.entries(PORTAL_ERROR_CODES)) {
+      expect(portalErrorCategory(Number(code)), code).toBe(entry.category);
+    }
+    for (const unknown of [0, 1, 99, 119, 866, 999, 1000, 4041, 4043, 99999, Number.MAX_SAFE_INTEGER]) {
+      expect(portalErrorCategory(unknown), String(unknown)).toBe('other');
+    }
+  });
+
   it('keeps the wording as published, typos and double spaces included', () => {
     expect(describePortalError(111).description).toBe('GSTIN is not registerd to this GSP');
     expect(describePortalError(206).description).toBe('Invaild Invoice Number');
@@ -145,9 +155,21 @@ describe('scripts/generate-portal-codes.mjs', () => {
       expect(text).toContain(
         `  5: { description: 'Bad  token', category: 'auth' },\n  7: { description: "it's", category: 'other' },`,
       );
+      const categories = readFileSync(join(dir, 'src/internal/portal-error-categories.ts'), 'utf8');
+      expect(categories).toContain("const NAMES: readonly PortalErrorCategory[] = ['auth', 'other'];");
+      expect(categories).toContain('const FIRST_CODE = 5;\n');
+      expect(categories).toContain("  '0-1',\n");
       expect(run(dir, '--check', 'list.json')).toContain('is current (2 codes)');
       writeFileSync(join(dir, 'list.json'), list({ 5: { description: 'Changed', category: 'auth' } }));
       expect(() => run(dir, '--check', 'list.json')).toThrow(/out of date/);
+      // The categories alone drifting is drift too.
+      writeFileSync(
+        join(dir, 'list.json'),
+        list({ 7: { description: "it's", category: 'other' }, 5: { description: 'Bad  token', category: 'auth' } }),
+      );
+      run(dir, 'list.json');
+      writeFileSync(join(dir, 'src/internal/portal-error-categories.ts'), categories.replace("'0-1'", "'1-1'"));
+      expect(() => run(dir, '--check', 'list.json')).toThrow(/portal-error-categories\.ts is out of date/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -161,10 +183,9 @@ describe('scripts/generate-portal-codes.mjs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'portal-codes-'));
     try {
       mkdirSync(join(dir, 'src/internal'), { recursive: true });
-      writeFileSync(
-        join(dir, 'src/internal/portal-error-codes.ts'),
-        readFileSync(resolve('src/internal/portal-error-codes.ts')),
-      );
+      for (const file of ['portal-error-codes.ts', 'portal-error-categories.ts']) {
+        writeFileSync(join(dir, 'src/internal', file), readFileSync(resolve('src/internal', file)));
+      }
       const json = JSON.parse(readFileSync(resolve('src/gst/data/ewaybill-portal-error-codes.json'), 'utf8'));
       writeFileSync(join(dir, 'same.json'), JSON.stringify(json));
       expect(run(dir, '--check', 'same.json')).toContain('is current');

@@ -1,0 +1,47 @@
+import type { Redactor } from '../internal/redact.js';
+import type { RequestSummary } from './api-error.js';
+
+// What the send path needs of an answer before it knows whether it is an error: its shape, whether it is the call's
+// success answer, and a short excerpt of a body. The mapping of an error answer to a typed error (map-response.ts,
+// with PortalError and the portal's 383 descriptions) is imported only when an error answer arrives, so a bundle
+// that splits code keeps it out of the client's first chunk.
+
+/** An answer of the service, read in full, as the error mapping sees it. */
+export interface AnswerInfo {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The body as text ('' when empty). */
+  readonly bodyText: string;
+  /** The body parsed as JSON, or `undefined` when it is not JSON. */
+  readonly json: unknown;
+  readonly request: RequestSummary;
+  /** Whether the fetch used followed a redirect on its own (a custom fetch may ignore `redirect: 'manual'`). */
+  readonly redirected?: boolean | undefined;
+  /**
+   * Replaces the API key in what the error will carry. Applied to parsed values, so escaped echoes are caught; the
+   * class, status and codes are decided before it, from the answer as received.
+   */
+  readonly redact?: Redactor | undefined;
+}
+
+const EXCERPT_LENGTH = 300;
+
+/** A short, single-line excerpt of a body, for messages about bodies that are not the error envelope. */
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH)}…` : flat;
+}
+
+/** What a call counts as its success answer. */
+export type SuccessRule =
+  /** A 2xx whose JSON body says `success: true` (the e-way bill operation). */
+  | 'success-flag'
+  /** Any 2xx, unless its body is the error envelope (`success: false`): the operations the spec does not show. */
+  | 'any-2xx';
+
+/** Whether an answer is the call's success answer. */
+export function isSuccessAnswer(answer: AnswerInfo, rule: SuccessRule): boolean {
+  if (answer.status < 200 || answer.status >= 300 || answer.redirected) return false;
+  const flag = (answer.json as { success?: unknown } | null | undefined)?.success;
+  return rule === 'success-flag' ? flag === true : flag !== false;
+}
