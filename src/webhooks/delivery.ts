@@ -1,5 +1,6 @@
 import { callUserCallback } from '../internal/callback.js';
 import { resolveCryptoPath } from './crypto-backend.js';
+import { type DeliveryTrace, startDeliveryTrace } from './delivery-trace.js';
 import { WebhookPayloadError, WebhookVerificationError } from './errors.js';
 import type { WebhookEvent } from './events.js';
 import type { ResolvedHandlerOptions, WebhookErrorInfo } from './handler-options.js';
@@ -87,11 +88,16 @@ function reportDrift(options: ResolvedHandlerOptions, event: WebhookEvent): void
   );
 }
 
-async function runOnce(options: ResolvedHandlerOptions, event: WebhookEvent): Promise<DeliveryAnswer> {
+async function runOnce(
+  options: ResolvedHandlerOptions,
+  event: WebhookEvent,
+  trace: DeliveryTrace | undefined,
+): Promise<DeliveryAnswer> {
   const { dedupe } = options;
   const eventId = event.event_id;
+  const onEvent = () => (trace ? trace.run(() => options.onEvent(event)) : options.onEvent(event));
   if (dedupe === undefined) {
-    await options.onEvent(event);
+    await onEvent();
     return ok();
   }
   // The claim's owner: if this delivery outlives its lease and another one claims the event, this delivery's
@@ -104,6 +110,7 @@ async function runOnce(options: ResolvedHandlerOptions, event: WebhookEvent): Pr
       `dedupe.claim must resolve to 'claimed', 'processing' or 'processed'; got ${typeof claim === 'string' ? JSON.stringify(claim.slice(0, 40)) : typeof claim}.`,
     );
   }
+  trace?.claim(claim);
   if (claim === 'processed') return ok({ duplicate: true });
   if (claim === 'processing') {
     // Not 2xx: if the delivery holding the claim fails, this event must still be redelivered.
@@ -111,7 +118,7 @@ async function runOnce(options: ResolvedHandlerOptions, event: WebhookEvent): Pr
     return refuse(options, 409, 'WEBHOOK_EVENT_IN_PROGRESS', cause, { eventId, headers: { 'retry-after': '10' } });
   }
   try {
-    await options.onEvent(event);
+    await onEvent();
   } catch (error) {
     await Promise.resolve()
       .then(() => dedupe.release(eventId, token))
@@ -136,6 +143,18 @@ export async function answerDelivery(
   body: string | Uint8Array,
   signature: unknown,
 ): Promise<DeliveryAnswer> {
+  const trace = await startDeliveryTrace();
+  const answer = await answerVerified(options, body, signature, trace);
+  trace?.end(answer.status, answer.body);
+  return answer;
+}
+
+async function answerVerified(
+  options: ResolvedHandlerOptions,
+  body: string | Uint8Array,
+  signature: unknown,
+  trace: DeliveryTrace | undefined,
+): Promise<DeliveryAnswer> {
   let event: WebhookEvent;
   try {
     const pending = checkSignature(body, signature, options.secrets, resolveCryptoPath(options.crypto));
@@ -146,9 +165,10 @@ export async function answerDelivery(
     if (error instanceof WebhookPayloadError) return refuse(options, 400, error.code, error);
     return refuse(options, 500, '', error);
   }
+  trace?.event(event);
   reportDrift(options, event);
   try {
-    return await runOnce(options, event);
+    return await runOnce(options, event, trace);
   } catch (error) {
     return refuse(options, 500, '', error, { eventId: event.event_id });
   }

@@ -1,32 +1,17 @@
 // Issue 19: OpenTelemetry traces and metrics of the client's calls, through the real OpenTelemetry SDK (trace-base with
 // an in-memory exporter, sdk-metrics with a reader collected on demand) against a real node:http server on loopback.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { context, metrics, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import { metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, type InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { createProcessRateLimiter, PortalError, ServiceClient } from 'invoicing-service-sdk';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listenOnLoopback } from '../helpers/loopback.js';
+import { type CollectingReader, type InstalledOtel, installOtel } from '../helpers/otel.js';
 import { validModel } from '../helpers/model.js';
 
 /** A key that looks like a word, so that any place it leaks into is found by a plain text search. */
 const KEY = 'marigold';
-
-class CollectingReader extends MetricReader {
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
 
 type Reply = { status: number; body: unknown; headers?: Record<string, string> };
 let replies: Reply[];
@@ -35,9 +20,7 @@ let baseUrl: string;
 let closeServer: () => Promise<void>;
 let exporter: InMemorySpanExporter;
 let reader: CollectingReader;
-let tracerProvider: BasicTracerProvider;
-let meterProvider: MeterProvider;
-let contextManager: AsyncLocalStorageContextManager;
+let installed: InstalledOtel;
 
 beforeAll(async () => {
   const server = createServer((req, res) => {
@@ -61,25 +44,10 @@ afterAll(() => closeServer());
 beforeEach(() => {
   replies = [];
   arrivals = [];
-  exporter = new InMemorySpanExporter();
-  tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  reader = new CollectingReader();
-  meterProvider = new MeterProvider({ readers: [reader] });
-  contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
-  trace.setGlobalTracerProvider(tracerProvider);
-  metrics.setGlobalMeterProvider(meterProvider);
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  installed = installOtel();
+  ({ exporter, reader } = installed);
 });
-afterEach(async () => {
-  await tracerProvider.shutdown();
-  await meterProvider.shutdown();
-  contextManager.disable();
-  trace.disable();
-  metrics.disable();
-  propagation.disable();
-  context.disable();
-});
+afterEach(() => installed.uninstall());
 
 const clientOf = () =>
   new ServiceClient({
