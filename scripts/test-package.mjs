@@ -205,6 +205,29 @@ try {
     for (const file of full) pass(`${label}: ${run(binary, [file], scratch).trim().replace(/^ok: /, '')}`);
   }
 
+  step('with @opentelemetry/api and the OTel trace SDK installed, a call is traced (import and require)');
+  run(
+    npm,
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--prefer-offline',
+      ...['api', 'core', 'sdk-trace-base'].map(
+        (name) => `@opentelemetry/${name}@${versionOf(`@opentelemetry/${name}`)}`,
+      ),
+    ],
+    scratch,
+  );
+  const traced = writeCheck(scratch, 'test/consumer/otel-check.mjs', 'otel', {
+    esm: "const sdk = await import('invoicing-service-sdk'); const testing = await import('invoicing-service-sdk/testing');",
+    cjs: "const sdk = require('invoicing-service-sdk'); const testing = require('invoicing-service-sdk/testing');",
+  });
+  for (const [label, binary] of nodes) {
+    for (const file of traced) pass(`${label}: ${run(binary, [file], scratch).trim().replace(/^ok: /, '')}`);
+  }
+
   step('the webhooks subpath bundles without the client (esbuild, browser, min+gzip)');
   const bundle = await bundleImport(scratch, {
     source:

@@ -44,7 +44,13 @@ const server = createServer((req, res) => {
     } catch {
       body = undefined;
     }
-    keys.get(key).push({ method: req.method, url: req.url, contentType: req.headers['content-type'], body });
+    keys.get(key).push({
+      method: req.method,
+      url: req.url,
+      contentType: req.headers['content-type'],
+      traceparent: req.headers.traceparent,
+      body,
+    });
     if (req.method !== 'POST' || !match) return answer(404, { success: false, error_code: 'NOT_FOUND' });
     const doc = decodeURIComponent(match[1]);
     if (generated.has(doc)) {
@@ -189,6 +195,25 @@ function check(name, config, result) {
     ),
     'each request is a JSON POST to the document',
   );
+  // Node, Bun and Deno run with the OpenTelemetry SDK registered (test/runtimes/cli-entry.mjs): one span per call that
+  // was sent, and its traceparent on each request. workerd runs the bundle without @opentelemetry/api: no header.
+  if (result.spans) {
+    const spans = JSON.stringify(result.spans);
+    const call = 'POST /v2/ewaybill/{doc_hash_id}';
+    expect(
+      spans === JSON.stringify([{ name: call }, { name: call, error: 'PORTAL_ERROR' }]),
+      `two call spans, got ${spans}`,
+    );
+    expect(
+      seen.every((r) => /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/.test(r.traceparent ?? '')),
+      'each request carries the W3C traceparent',
+    );
+  } else {
+    expect(
+      seen.every((r) => r.traceparent === undefined),
+      'without @opentelemetry/api, no traceparent',
+    );
+  }
   if (problems.length) throw new Error(`${name}: ${problems.join('; ')}\nresult: ${JSON.stringify(result)}`);
 }
 
@@ -209,7 +234,8 @@ try {
       const result = await run(config);
       const title = label();
       check(title, config, result);
-      return `${title}: client against the loopback mock (bill, 604, validation) and a verified webhook, ${Date.now() - t0} ms`;
+      const traced = result.spans ? `, ${result.spans.length} OpenTelemetry spans` : ', without @opentelemetry/api';
+      return `${title}: client against the loopback mock (bill, 604, validation) and a verified webhook${traced}, ${Date.now() - t0} ms`;
     }),
   );
   for (const [i, outcome] of outcomes.entries()) {

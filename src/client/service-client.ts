@@ -36,7 +36,6 @@ import {
 import { type EwayBillResult, ewayBillNumberIn, type ResponseMeta, responseMeta, withMeta } from './results.js';
 import { type Call, defaultRetryPolicy, type Sender, sendWithRetries } from './retry.js';
 import { userAgent } from './runtime.js';
-import { prepareTelemetry } from './telemetry.js';
 import type { HttpMethod } from './transport.js';
 
 export type { EwayBillResult, ResponseMeta } from './results.js';
@@ -304,7 +303,7 @@ export class ServiceClient {
   /** The retry loop's view of this client, made on the first send (ky is imported then; see {@link loadKy}). */
   async #sender(): Promise<Sender> {
     if (this.#senderMade) return this.#senderMade;
-    const [ky] = await Promise.all([loadKy(), prepareTelemetry()]);
+    const ky = await loadKy();
     this.#senderMade ??= {
       http: ky.create({ retry: 0, timeout: false, throwHttpErrors: false, headers: this.#headers }),
       fetch: this.#fetch,

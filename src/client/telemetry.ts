@@ -1,24 +1,24 @@
-// OpenTelemetry for the client's calls, through the optional peer `@opentelemetry/api`. The send path calls these
-// functions; without the peer (or before it loaded, or with no provider registered) they cost a branch and do nothing.
+// OpenTelemetry for the client's calls, as the application registered it (see ../internal/otel.ts). The send path calls
+// these functions; with no tracer or meter provider registered they cost a property read and do nothing.
 //
 // One span per call (kind CLIENT, named `{method} {route}` as the HTTP client semantic conventions name it), active
 // while each attempt's fetch runs; each attempt and each retry is a span event on it, not a child span, so that an
 // application that also instruments fetch or undici sees one HTTP span per attempt as a child of the call's span. The
 // API key is never an attribute: calls are told apart by `invoicing_service.budget`, a short hash of the key's id.
-import type {
-  Attributes,
-  Context,
-  Counter,
-  Histogram,
-  MeterProvider,
-  Span,
-  Tracer,
-  TracerProvider,
-} from '@opentelemetry/api';
 import { ServiceError } from '../errors/service-error.js';
 import { mayHaveSucceeded } from '../errors/transport-errors.js';
-import { ATTRIBUTE_PREFIX, loadOtel, type Otel, otel, perProvider, SCOPE_NAME } from '../internal/otel.js';
-import { SDK_VERSION } from './runtime.js';
+import {
+  ATTRIBUTE_PREFIX,
+  type Attributes,
+  type Meter,
+  type Otel,
+  type OtelContext,
+  type OtelSpan,
+  otelReader,
+  SPAN_KIND,
+  STATUS_ERROR,
+  safely,
+} from '../internal/otel.js';
 
 /** What a call is, at its start. Never the API key, never the body. */
 export interface CallStart {
@@ -72,11 +72,11 @@ export interface CallTelemetry {
   end(end: CallEnd): void;
 }
 
-/** The instruments of one meter provider, or `undefined` when it records nothing. */
+/** The client's instruments on one meter. */
 interface Instruments {
-  readonly duration: Histogram;
-  readonly wait: Histogram;
-  readonly rateLimited: Counter;
+  readonly duration: ReturnType<Meter['createHistogram']>;
+  readonly wait: ReturnType<Meter['createHistogram']>;
+  readonly rateLimited: ReturnType<Meter['createCounter']>;
 }
 
 // Seconds; the bucket boundaries the HTTP semantic conventions advise for `http.client.request.duration`.
@@ -84,56 +84,32 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75,
 // Seconds: a rate-limit wait is 0 or up to a few seconds per queued call before it.
 const WAIT_BUCKETS = [0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
 
-let tracerOf: (() => Tracer | undefined) | undefined;
-let instrumentsOf: (() => Instruments | undefined) | undefined;
+const registered = otelReader(
+  (meter): Instruments => ({
+    duration: meter.createHistogram('http.client.request.duration', {
+      description: 'Duration of HTTP client requests (each attempt), from sending to the whole answer read.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    }),
+    wait: meter.createHistogram(`${ATTRIBUTE_PREFIX}rate_limit.wait`, {
+      description: 'Time an attempt waited for its rate-limit slot (1 request per second per API key).',
+      unit: 's',
+      advice: { explicitBucketBoundaries: WAIT_BUCKETS },
+    }),
+    rateLimited: meter.createCounter(`${ATTRIBUTE_PREFIX}rate_limited`, {
+      description: 'Answers 429 (rate limited) received from the service.',
+      unit: '{response}',
+    }),
+  }),
+);
 
-function makeLookups(api: Otel): void {
-  tracerOf = perProvider(
-    () => {
-      const provider = api.trace.getTracerProvider() as TracerProvider & { getDelegate?: () => TracerProvider };
-      return provider.getDelegate?.() ?? provider;
-    },
-    (provider) => (provider as TracerProvider).getTracer(SCOPE_NAME, SDK_VERSION),
-  );
-  instrumentsOf = perProvider(
-    () => api.metrics.getMeterProvider(),
-    (provider) => {
-      const meter = (provider as MeterProvider).getMeter(SCOPE_NAME, SDK_VERSION);
-      if (meter === api.createNoopMeter()) return undefined;
-      return {
-        duration: meter.createHistogram('http.client.request.duration', {
-          description: 'Duration of HTTP client requests (each attempt), from sending to the whole answer read.',
-          unit: 's',
-          advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-        }),
-        wait: meter.createHistogram(`${ATTRIBUTE_PREFIX}rate_limit.wait`, {
-          description: 'Time an attempt waited for its rate-limit slot (1 request per second per API key).',
-          unit: 's',
-          advice: { explicitBucketBoundaries: WAIT_BUCKETS },
-        }),
-        rateLimited: meter.createCounter(`${ATTRIBUTE_PREFIX}rate_limited`, {
-          description: 'Answers 429 (rate limited) received from the service.',
-          unit: '{response}',
-        }),
-      };
-    },
-  );
-}
+type Registered = NonNullable<ReturnType<typeof registered>>;
 
-/** Loads the optional peer once; the client awaits it before its first send. Never rejects. */
-export async function prepareTelemetry(): Promise<void> {
-  if (tracerOf) return;
-  const api = await loadOtel();
-  if (api && !tracerOf) makeLookups(api);
-}
-
-/** The telemetry of a call, or `undefined` when there is nothing to record to (no peer, no provider). */
+/** The telemetry of a call, or `undefined` when there is nothing to record to (no provider registered). */
 export function startCall(start: CallStart): CallTelemetry | undefined {
-  const api = otel();
-  if (!api || !tracerOf || !instrumentsOf) return undefined;
+  const otel = registered();
+  if (!otel) return undefined;
   try {
-    const instruments = instrumentsOf();
-    const tracer = tracerOf();
     const url = new URL(start.url);
     const port = url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port);
     const common: Attributes = {
@@ -142,74 +118,54 @@ export function startCall(start: CallStart): CallTelemetry | undefined {
       'server.port': port,
       'url.template': start.route,
     };
-    const parent = api.context.active();
-    const span = tracer?.startSpan(
+    const parent = otel.active();
+    const span = otel.tracer?.startSpan(
       `${start.method} ${start.route}`,
       {
-        kind: api.SpanKind.CLIENT,
+        kind: SPAN_KIND.CLIENT,
         attributes: {
           ...common,
           'url.full': `${url.origin}${url.pathname}${url.search}`,
-          ...(start.docHashId === undefined ? {} : { [`${ATTRIBUTE_PREFIX}doc_hash_id`]: start.docHashId }),
+          [`${ATTRIBUTE_PREFIX}doc_hash_id`]: start.docHashId,
           [`${ATTRIBUTE_PREFIX}budget`]: start.budgetHash,
         },
       },
       parent,
     );
     const recording = span?.isRecording() === true;
-    if (!recording && !instruments) return undefined;
-    return new OtelCall(api, recording ? span : undefined, parent, common, start.budgetHash, instruments);
+    if (!recording && !otel.instruments) return undefined;
+    return new OtelCall(otel, recording ? span : undefined, parent, common, start.budgetHash);
   } catch {
     return undefined;
   }
 }
 
-/** Runs `record`; telemetry never changes a call's outcome. */
-function safely(record: () => void): void {
-  try {
-    record();
-  } catch {
-    // A throwing exporter or instrument is the application's to see in its own diagnostics, not the call's failure.
-  }
-}
-
 class OtelCall implements CallTelemetry {
-  readonly #api: Otel;
-  readonly #span: Span | undefined;
-  readonly #context: Context;
+  readonly #otel: Otel;
+  readonly #span: OtelSpan | undefined;
+  readonly #context: OtelContext;
   readonly #common: Attributes;
   readonly #budget: string;
   readonly #instruments: Instruments | undefined;
   #waitedMs = 0;
   #ended = false;
 
-  constructor(
-    api: Otel,
-    span: Span | undefined,
-    parent: Context,
-    common: Attributes,
-    budget: string,
-    instruments: Instruments | undefined,
-  ) {
-    this.#api = api;
+  constructor(otel: Registered, span: OtelSpan | undefined, parent: OtelContext, common: Attributes, budget: string) {
+    this.#otel = otel;
     this.#span = span;
-    this.#context = span ? api.trace.setSpan(parent, span) : parent;
+    this.#context = span ? otel.withSpan(parent, span) : parent;
     this.#common = common;
     this.#budget = budget;
-    this.#instruments = instruments;
+    this.#instruments = otel.instruments;
   }
 
   active<T>(send: () => Promise<T>): Promise<T> {
-    return this.#span ? this.#api.context.with(this.#context, send) : send();
+    return this.#span ? this.#otel.run(this.#context, send) : send();
   }
 
   inject(headers: Headers): void {
     if (!this.#span || headers.has('traceparent')) return;
-    safely(() =>
-      this.#api.propagation.inject(this.#context, headers, {
-        set: (carrier, key, value) => carrier.set(key, value),
-      }),
-    );
+    safely(() => this.#otel.inject(this.#context, headers));
   }
 
   attemptEnded(end: AttemptEnd): void {
@@ -262,7 +218,7 @@ class OtelCall implements CallTelemetry {
         attributes[`${ATTRIBUTE_PREFIX}may_have_succeeded`] = mayHaveSucceeded(error);
         const portalCode = (error as { portalCode?: unknown }).portalCode;
         if (typeof portalCode === 'number') attributes[`${ATTRIBUTE_PREFIX}portal_code`] = portalCode;
-        span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: code });
+        span.setStatus({ code: STATUS_ERROR, message: code });
       }
       span.setAttributes(attributes);
       span.end();

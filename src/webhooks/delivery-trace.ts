@@ -1,9 +1,17 @@
-// OpenTelemetry for webhook deliveries, through the optional peer `@opentelemetry/api`: one span per delivery a
-// handler receives (kind CONSUMER, `webhook {event_type}`), with the event's id, type, `known`, the de-duplication
-// outcome and the answer given. Never the secret, the signature, a digest or the body. `onEvent` runs with the span
-// active, so the application's own spans (a database write, say) become its children.
-import type { Span, Tracer, TracerProvider } from '@opentelemetry/api';
-import { ATTRIBUTE_PREFIX, loadOtel, type Otel, otel, perProvider, SCOPE_NAME } from '../internal/otel.js';
+// OpenTelemetry for webhook deliveries, as the application registered it (see ../internal/otel.ts): one span per
+// delivery a handler receives (kind CONSUMER, `webhook {event_type}`), with the event's id, type, `known`, the
+// de-duplication outcome and the answer given. Never the secret, the signature, a digest or the body. `onEvent` runs
+// with the span active, so the application's own spans (a database write, say) become its children.
+import {
+  ATTRIBUTE_PREFIX,
+  type Otel,
+  type OtelContext,
+  type OtelSpan,
+  otelReader,
+  SPAN_KIND,
+  STATUS_ERROR,
+  safely,
+} from '../internal/otel.js';
 import type { WebhookEvent } from './events.js';
 
 const PREFIX = `${ATTRIBUTE_PREFIX}webhook.`;
@@ -20,49 +28,30 @@ export interface DeliveryTrace {
   end(status: number, body: string): void;
 }
 
-let tracerOf: (() => Tracer) | undefined;
+const registered = otelReader(() => undefined);
 
-function lookup(api: Otel): () => Tracer {
-  tracerOf ??= perProvider(
-    () => {
-      const provider = api.trace.getTracerProvider() as TracerProvider & { getDelegate?: () => TracerProvider };
-      return provider.getDelegate?.() ?? provider;
-    },
-    (provider) => (provider as TracerProvider).getTracer(SCOPE_NAME),
-  );
-  return tracerOf;
-}
-
-/** The trace of one delivery, or `undefined` without the peer or a recording provider. */
-export async function startDeliveryTrace(): Promise<DeliveryTrace | undefined> {
-  const api = otel() ?? (await loadOtel());
-  if (!api) return undefined;
+/** The trace of one delivery, or `undefined` without a registered, recording tracer provider. */
+export function startDeliveryTrace(): DeliveryTrace | undefined {
+  const otel = registered();
+  if (!otel?.tracer) return undefined;
   try {
-    const parent = api.context.active();
-    const span = lookup(api)().startSpan('webhook', { kind: api.SpanKind.CONSUMER }, parent);
+    const parent = otel.active();
+    const span = otel.tracer.startSpan('webhook', { kind: SPAN_KIND.CONSUMER }, parent);
     if (!span.isRecording()) return undefined;
-    return new SpanTrace(api, span, api.trace.setSpan(parent, span));
+    return new SpanTrace(otel, span, otel.withSpan(parent, span));
   } catch {
     return undefined;
   }
 }
 
-function safely(record: () => void): void {
-  try {
-    record();
-  } catch {
-    // Telemetry never changes a delivery's answer.
-  }
-}
-
 class SpanTrace implements DeliveryTrace {
-  readonly #api: Otel;
-  readonly #span: Span;
-  readonly #context: ReturnType<Otel['context']['active']>;
+  readonly #otel: Otel;
+  readonly #span: OtelSpan;
+  readonly #context: OtelContext;
   #ended = false;
 
-  constructor(api: Otel, span: Span, context: ReturnType<Otel['context']['active']>) {
-    this.#api = api;
+  constructor(otel: Otel, span: OtelSpan, context: OtelContext) {
+    this.#otel = otel;
     this.#span = span;
     this.#context = context;
   }
@@ -83,7 +72,7 @@ class SpanTrace implements DeliveryTrace {
   }
 
   run<T>(onEvent: () => Promise<T> | T): Promise<T> {
-    return this.#api.context.with(this.#context, async () => onEvent());
+    return this.#otel.run(this.#context, async () => onEvent());
   }
 
   end(status: number, body: string): void {
@@ -96,7 +85,7 @@ class SpanTrace implements DeliveryTrace {
         const code = (JSON.parse(body) as { error?: unknown }).error;
         const type = typeof code === 'string' && code !== '' ? code : 'WEBHOOK_HANDLER_FAILED';
         this.#span.setAttribute('error.type', type);
-        if (status >= 500 || status === 401) this.#span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: type });
+        if (status >= 500 || status === 401) this.#span.setStatus({ code: STATUS_ERROR, message: type });
       }
       this.#span.end();
     });

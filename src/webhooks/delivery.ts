@@ -143,7 +143,7 @@ export async function answerDelivery(
   body: string | Uint8Array,
   signature: unknown,
 ): Promise<DeliveryAnswer> {
-  const trace = await startDeliveryTrace();
+  const trace = startDeliveryTrace();
   const answer = await answerVerified(options, body, signature, trace);
   trace?.end(answer.status, answer.body);
   return answer;

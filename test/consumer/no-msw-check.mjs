@@ -16,6 +16,16 @@ const mswFound = (() => {
   }
 })();
 assert(!mswFound, 'msw must not be installed in this project');
+// Nor @opentelemetry/api: the client's telemetry reads the application's registrations and needs no package.
+const otelFound = (() => {
+  try {
+    createRequire(process.argv[1]).resolve('@opentelemetry/api');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+assert(!otelFound, '@opentelemetry/api must not be installed in this project');
 
 // The mock server is a real HTTP server: it needs no msw.
 const mock = await testing.startMockServer({ rateLimit: false });

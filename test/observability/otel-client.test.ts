@@ -7,8 +7,8 @@ import { BasicTracerProvider, type InMemorySpanExporter, type ReadableSpan } fro
 import { createProcessRateLimiter, PortalError, ServiceClient } from 'invoicing-service-sdk';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listenOnLoopback } from '../helpers/loopback.js';
-import { type CollectingReader, type InstalledOtel, installOtel } from '../helpers/otel.js';
 import { validModel } from '../helpers/model.js';
+import { type CollectingReader, type InstalledOtel, installOtel } from '../helpers/otel.js';
 
 /** A key that looks like a word, so that any place it leaks into is found by a plain text search. */
 const KEY = 'marigold';

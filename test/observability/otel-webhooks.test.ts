@@ -37,7 +37,11 @@ const webhookSpans = (): ReadableSpan[] =>
   installed.exporter.getFinishedSpans().filter((span) => span.name.startsWith('webhook'));
 
 let counter = 0;
-const eventOf = (extra: Record<string, unknown> = {}) => ({ ...DOCUMENT_EVENT, event_id: `otel-${++counter}`, ...extra });
+const eventOf = (extra: Record<string, unknown> = {}) => ({
+  ...DOCUMENT_EVENT,
+  event_id: `otel-${++counter}`,
+  ...extra,
+});
 
 describe.each(handlerStarters(closers))('webhook spans through %s', (_, start) => {
   it('one CONSUMER span per delivery: id, type, known, dedupe outcome and the answer; onEvent runs inside it', async () => {
