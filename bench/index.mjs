@@ -1,11 +1,11 @@
 // `npm run bench [-- name ...]`: the performance measures of issue 13 in one run, printed as one table.
 // Each measured process is a fresh child (see bench/workers/); the loopback server always runs in its own process.
-// Names: cpu throughput keys bundle import verify leak abort (default: all, in that order).
+// Names: cpu throughput keys bundle import verify leak abort otel (default: all, in that order).
 // BENCH_QUICK=1 runs a fast smoke with small counts; the BENCH_* variables in each bench/lib/*.mjs set the counts.
 // Benchmarks print figures; they are not timed tests. The exit code is 0 even when a goal is missed (✗).
 import { printTable, QUICK, row } from './lib/common.mjs';
 
-const BENCHES = ['cpu', 'throughput', 'keys', 'bundle', 'import', 'verify', 'leak', 'abort'];
+const BENCHES = ['cpu', 'throughput', 'keys', 'bundle', 'import', 'verify', 'leak', 'abort', 'otel'];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = asked.filter((name) => !BENCHES.includes(name));
