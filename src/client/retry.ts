@@ -11,6 +11,7 @@ import {
   ServerError,
   UnauthorizedError,
 } from '../errors/api-error.js';
+import { requestIdOf } from '../errors/request-id.js';
 import { ServiceError } from '../errors/service-error.js';
 import {
   AbortedAfterSendError,
@@ -288,13 +289,20 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
     const done = { ...context, status: answer.status, durationMs };
     if (isSuccessAnswer(answer, call.success)) {
       emit(hooks, logger, 'onResponse', done);
-      telemetry?.attemptEnded({ attempt, queuedMs, durationMs, status: answer.status });
+      telemetry?.attemptEnded({ attempt, queuedMs, durationMs, status: answer.status, requestId: idOf(answer) });
       return answer;
     }
     const { answerError } = mapping ?? (await loadMapping());
     const error = answerError({ ...answer, redact: credential.redact });
     emit(hooks, logger, 'onResponse', { ...done, code: error.code, serviceErrorCode: error.errorCode });
-    telemetry?.attemptEnded({ attempt, queuedMs, durationMs, status: answer.status, code: error.code });
+    telemetry?.attemptEnded({
+      attempt,
+      queuedMs,
+      durationMs,
+      status: answer.status,
+      code: error.code,
+      requestId: idOf(answer),
+    });
     return error;
   } catch (thrown) {
     const durationMs = Math.round(performance.now() - started);
@@ -305,4 +313,9 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
     if (!(thrown instanceof ServiceError) || thrown instanceof AbortedAfterSendError) throw thrown;
     return thrown;
   }
+}
+
+/** The answer's request id, for telemetry; read only when a call is traced. */
+function idOf(answer: AnswerInfo): string | undefined {
+  return requestIdOf(answer.headers);
 }

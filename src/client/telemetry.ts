@@ -46,6 +46,8 @@ export interface AttemptEnd {
   readonly status?: number | undefined;
   /** The SDK error code the attempt ended in, when it failed. */
   readonly code?: string | undefined;
+  /** The request id the answer carried (`x-request-id` and the other common names), when it carried one. */
+  readonly requestId?: string | undefined;
 }
 
 /** How the whole call ended. */
@@ -126,7 +128,7 @@ export function startCall(start: CallStart): CallTelemetry | undefined {
         attributes: {
           ...common,
           'url.full': `${url.origin}${url.pathname}${url.search}`,
-          [`${ATTRIBUTE_PREFIX}doc_hash_id`]: start.docHashId,
+          ...(start.docHashId === undefined ? {} : { [`${ATTRIBUTE_PREFIX}doc_hash_id`]: start.docHashId }),
           [`${ATTRIBUTE_PREFIX}budget`]: start.budgetHash,
         },
       },
@@ -148,6 +150,7 @@ class OtelCall implements CallTelemetry {
   readonly #budget: string;
   readonly #instruments: Instruments | undefined;
   #waitedMs = 0;
+  #requestId: string | undefined;
   #ended = false;
 
   constructor(otel: Registered, span: OtelSpan | undefined, parent: OtelContext, common: Attributes, budget: string) {
@@ -177,7 +180,9 @@ class OtelCall implements CallTelemetry {
         [`${ATTRIBUTE_PREFIX}duration_ms`]: end.durationMs,
         ...(end.status === undefined ? {} : { 'http.response.status_code': end.status }),
         ...(end.code === undefined ? {} : { 'error.type': end.code }),
+        ...(end.requestId === undefined ? {} : { [`${ATTRIBUTE_PREFIX}request_id`]: end.requestId }),
       });
+      if (end.requestId !== undefined) this.#requestId = end.requestId;
       const metrics = this.#instruments;
       if (!metrics) return;
       const perKey = { 'url.template': this.#common['url.template'], [`${ATTRIBUTE_PREFIX}budget`]: this.#budget };
@@ -211,6 +216,7 @@ class OtelCall implements CallTelemetry {
         'http.request.resend_count': end.resendCount,
         [`${ATTRIBUTE_PREFIX}rate_limit.wait_ms`]: this.#waitedMs,
       };
+      if (this.#requestId !== undefined) attributes[`${ATTRIBUTE_PREFIX}request_id`] = this.#requestId;
       if (end.status !== undefined) attributes['http.response.status_code'] = end.status;
       if (error !== undefined) {
         const code = errorCode(error);

@@ -12,3 +12,12 @@ export function requestIdFrom(headers: Readonly<Record<string, string>>): string
   }
   return undefined;
 }
+
+/** {@link requestIdFrom} of a `Headers` object (an answer as fetch gives it). */
+export function requestIdOf(headers: Headers): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null && value !== '') return value;
+  }
+  return undefined;
+}

@@ -60,6 +60,7 @@ const clientOf = () =>
 const portalRefusal: Reply = {
   status: 400,
   body: { success: false, error_code: 'PORTAL_ERROR_238', message: 'Invalid auth token', errors: {} },
+  headers: { 'x-request-id': 'req_portal_238' },
 };
 const tooMany: Reply = {
   status: 429,
@@ -112,6 +113,7 @@ describe('traces', () => {
       'invoicing_service.doc_hash_id': 'doc_123',
       'invoicing_service.portal_code': 238,
       'invoicing_service.may_have_succeeded': false,
+      'invoicing_service.request_id': 'req_portal_238',
     });
     // It waited for the first call's slot (300 ms interval), then again after the 429.
     expect(span.attributes['invoicing_service.rate_limit.wait_ms']).toBeGreaterThanOrEqual(200);
@@ -129,7 +131,12 @@ describe('traces', () => {
       'invoicing_service.attempt': 1,
       'invoicing_service.retry.reason': 'RATE_LIMITED',
     });
-    expect(span.events[2]?.attributes).toMatchObject({ 'invoicing_service.attempt': 2, 'error.type': 'PORTAL_ERROR' });
+    expect(span.events[2]?.attributes).toMatchObject({
+      'invoicing_service.attempt': 2,
+      'error.type': 'PORTAL_ERROR',
+      'invoicing_service.request_id': 'req_portal_238',
+    });
+    expect(span.events[0]?.attributes?.['invoicing_service.request_id']).toBeUndefined();
     const first200 = spans[0] as ReadableSpan;
     expect(first200.status.code).toBe(SpanStatusCode.UNSET);
     expect(first200.attributes['http.response.status_code']).toBe(200);
@@ -178,6 +185,7 @@ describe('traces', () => {
     await clientOf().request('GET', '/v2/product/list', { headers: { traceparent: own } });
     expect(arrivals[0]?.headers.traceparent).toBe(own);
     expect(callSpans()[0]?.name).toBe('GET /v2/product/list');
+    expect(callSpans()[0]?.attributes['invoicing_service.doc_hash_id']).toBeUndefined();
   });
 
   it('the API key appears in no span name, attribute, event or status, nor in any metric', async () => {
