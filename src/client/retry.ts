@@ -108,6 +108,8 @@ export const defaultRetryPolicy: RetryPolicy = ({ error, attempt, retryWhenMaybe
 export interface Sender {
   readonly http: KyInstance;
   readonly fetch: typeof globalThis.fetch;
+  /** Whether `fetch` is the runtime's own (no `fetch` option): an undici instrumentation then sees its requests. */
+  readonly runtimeFetch: boolean;
   readonly limiter: RateLimiter;
   /** The key of each attempt. */
   readonly credentials: Credentials;
@@ -143,11 +145,16 @@ const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']
  * The headers of one attempt: the call's, then the key (which nothing can override), the body's type, and the trace
  * context (unless the call set its own `traceparent`).
  */
-function attemptHeaders(call: Call, credential: Credential, telemetry: CallTelemetry | undefined): Headers {
+function attemptHeaders(
+  call: Call,
+  credential: Credential,
+  telemetry: CallTelemetry | undefined,
+  runtimeFetch: boolean,
+): Headers {
   const headers = new Headers(call.headers);
   headers.set('Authorization', credential.authorization);
   if (call.body !== undefined) headers.set('Content-Type', 'application/json');
-  telemetry?.inject(headers);
+  telemetry?.inject(headers, runtimeFetch);
   return headers;
 }
 
@@ -269,7 +276,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       method: call.method,
       url: call.url,
       body: call.body,
-      headers: attemptHeaders(call, credential, telemetry),
+      headers: attemptHeaders(call, credential, telemetry, sender.runtimeFetch),
       timeout: call.timeout,
       signal,
       request,

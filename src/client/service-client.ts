@@ -307,6 +307,7 @@ export class ServiceClient {
     this.#senderMade ??= {
       http: ky.create({ retry: 0, timeout: false, throwHttpErrors: false, headers: this.#headers }),
       fetch: this.#fetch,
+      runtimeFetch: this.#options.fetch === undefined,
       limiter: this.#limiter,
       credentials: this.#credentials,
       hooks: this.#options.hooks,

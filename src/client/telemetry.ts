@@ -10,6 +10,7 @@ import { mayHaveSucceeded } from '../errors/transport-errors.js';
 import {
   ATTRIBUTE_PREFIX,
   type Attributes,
+  fetchInstrumented,
   type Meter,
   type Otel,
   type OtelContext,
@@ -64,8 +65,12 @@ export interface CallEnd {
 export interface CallTelemetry {
   /** Runs `send` (one attempt's fetch and body read) with the call's span as the active context. */
   active<T>(send: () => Promise<T>): Promise<T>;
-  /** Adds the call's trace context (`traceparent`) to an attempt's headers, through the application's propagator. */
-  inject(headers: Headers): void;
+  /**
+   * Adds the call's trace context (`traceparent`) to an attempt's headers, through the application's propagator;
+   * not when the call set its own, nor when `runtimeFetch` requests are instrumented (that instrumentation adds its
+   * HTTP span's, and a second value would make the header invalid).
+   */
+  inject(headers: Headers, runtimeFetch: boolean): void;
   /** One attempt ended (success or not). */
   attemptEnded(end: AttemptEnd): void;
   /** The call will try again after `delayMs`, because of `reason` (an SDK error code). */
@@ -166,8 +171,8 @@ class OtelCall implements CallTelemetry {
     return this.#span ? this.#otel.run(this.#context, send) : send();
   }
 
-  inject(headers: Headers): void {
-    if (!this.#span || headers.has('traceparent')) return;
+  inject(headers: Headers, runtimeFetch: boolean): void {
+    if (!this.#span || headers.has('traceparent') || (runtimeFetch && fetchInstrumented())) return;
     safely(() => this.#otel.inject(this.#context, headers));
   }
 

@@ -10,6 +10,8 @@
 // The types below are the parts of the API's interfaces the SDK calls (structurally those of `@opentelemetry/api`).
 
 /** The instrumentation scope of every span and instrument the SDK makes. */
+import { builtinModule } from './builtin.js';
+
 export const SCOPE_NAME = 'invoicing-service-sdk';
 
 declare const __SDK_VERSION__: string;
@@ -184,6 +186,22 @@ export function otelReader<M>(
         }),
     };
   };
+}
+
+/**
+ * Whether something instruments the runtime's fetch (Node's undici): OpenTelemetry's undici instrumentation (and other
+ * tracers) listen for each answer's headers on this diagnostics channel, and add their own `traceparent` to each
+ * request, appending to one already set. (Not `undici:request:create`: the SDK's own write tracker listens there.)
+ */
+export function fetchInstrumented(): boolean {
+  const channels = builtinModule('node:diagnostics_channel') as
+    | { hasSubscribers?: (name: string) => boolean }
+    | undefined;
+  try {
+    return channels?.hasSubscribers?.('undici:request:headers') === true;
+  } catch {
+    return false;
+  }
 }
 
 /** Runs `record`; telemetry never changes what the SDK does. */

@@ -18,6 +18,7 @@ export class CollectingReader extends MetricReader {
 
 export interface InstalledOtel {
   readonly exporter: InMemorySpanExporter;
+  readonly tracerProvider: BasicTracerProvider;
   readonly reader: CollectingReader;
   /** Shuts the providers down and unregisters everything. */
   uninstall(): Promise<void>;
@@ -35,6 +36,7 @@ export function installOtel(): InstalledOtel {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   return {
     exporter,
+    tracerProvider,
     reader,
     async uninstall() {
       await tracerProvider.shutdown();
