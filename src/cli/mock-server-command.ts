@@ -76,6 +76,12 @@ export async function runMockServer(
     io.err(`Could not listen on ${options.host}:${options.port}: ${(error as Error).message}${hint}`);
     return 1;
   }
+  // Listening for the stop signals before the banner: stdout to a pipe is written synchronously on Linux, so whoever
+  // reads "Press Ctrl+C" may signal at once, before the next statement runs on a loaded machine.
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   const ids = Array.from({ length: Math.max(1, options.documents) }, (_, i) =>
     service.addDocument(demoDocumentId(i + 1)),
   );
@@ -98,10 +104,7 @@ export async function runMockServer(
   io.out(`    -H "Content-Type: application/json" -d '${body}'`);
   if (webhook) io.out(`  Webhooks: a signed document event to ${webhook.where} for each e-way bill generated`);
   io.out('Press Ctrl+C to stop.');
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const signal = await stopped;
   io.out(`Received ${signal}; stopping the mock service.`);
   await served.close();
   await webhook?.drain();
