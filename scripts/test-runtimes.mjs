@@ -1,16 +1,19 @@
 // The runtime smoke suite: the built SDK (dist/index.js) on Node 24, Node 22, Bun, Deno and workerd (Cloudflare
 // Workers' runtime, through Miniflare), each against a loopback mock of the service started here (node:http on
-// 127.0.0.1), and each verifying a signed webhook. Every runtime comes from a registry package: `node` (24),
-// node-<platform>-<arch>@22 (scripts/node22.mjs), `bun`, `deno` and `miniflare` (which brings `workerd`).
+// 127.0.0.1), and each verifying a signed webhook. Every runtime comes from a registry package: `node` (24, a
+// devDependency), and, installed on first use into a cache outside node_modules (scripts/toolchain.mjs), Node 22
+// (node-<platform>-<arch>@22, scripts/node22.mjs) and `bun`, `deno` and `miniflare` (which brings `workerd`), locked by
+// test/runtimes/toolchain/package-lock.json.
 // Builds first when dist/ is missing. Fails (exit 1) on any problem. Run with `npm run test:runtimes`.
 import { execFile, execFileSync } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
 import { ensureNode22 } from './node22.mjs';
+import { ensureToolchain } from './toolchain.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const RUN_LIMIT_MS = 60_000;
@@ -24,6 +27,14 @@ if (!existsSync(join(root, 'dist/index.js')) || !existsSync(join(root, 'dist/tes
     stdio: 'inherit',
   });
 }
+// Node 22, Bun, Deno and Miniflare are installed on first use (before the runs start, so install time is not counted
+// in a run's limit); later runs find them in the cache.
+const installStarted = Date.now();
+const toolchain = ensureToolchain(root);
+const node22 = ensureNode22(root);
+const installMs = Date.now() - installStarted;
+if (installMs > 1000) console.log(`installed the runtimes into ${toolchain.dir} in ${installMs} ms`);
+const { Miniflare } = await import(pathToFileURL(toolchain.miniflare).href);
 const { buildDocumentEvent } = await import(new URL('../dist/testing.js', import.meta.url).href);
 
 // The mock: POST {prefix}/v2/ewaybill/{doc} with a known Bearer key; one e-way bill per document, then 604.
@@ -127,40 +138,27 @@ async function runWorkerd(config) {
   }
 }
 
-const bin = (path) => {
-  const full = join(root, 'node_modules', path);
-  if (!existsSync(full)) throw new Error(`${full} is missing: run npm ci (with the package's install script allowed)`);
-  return full;
-};
 const entry = 'test/runtimes/cli-entry.mjs';
 const runtimes = [
   ['node', () => `Node ${process.versions.node}`, (config) => runProcess(process.execPath, [entry], config)],
-  ['node22', () => `Node ${version(ensureNode22(root))}`, (config) => runProcess(ensureNode22(root), [entry], config)],
-  [
-    'bun',
-    () => `Bun ${version(bin('bun/bin/bun.exe'))}`,
-    (config) => runProcess(bin('bun/bin/bun.exe'), ['run', entry], config),
-  ],
+  ['node22', () => `Node ${version(node22)}`, (config) => runProcess(node22, [entry], config)],
+  ['bun', () => `Bun ${version(toolchain.bun)}`, (config) => runProcess(toolchain.bun, ['run', entry], config)],
   [
     'deno',
     () =>
       `Deno ${
-        version(bin('deno/deno'))
+        version(toolchain.deno)
           .replace(/^deno /, '')
           .split(' ')[0]
       }`,
     (config) =>
       runProcess(
-        bin('deno/deno'),
+        toolchain.deno,
         ['run', '--quiet', '--allow-net=127.0.0.1', '--allow-env', `--allow-read=${root}`, entry],
         config,
       ),
   ],
-  [
-    'workerd',
-    () => `workerd ${JSON.parse(readFileSync(bin('workerd/package.json'), 'utf8')).version} (Miniflare)`,
-    runWorkerd,
-  ],
+  ['workerd', () => `workerd ${toolchain.workerdVersion} (Miniflare)`, runWorkerd],
 ];
 
 function check(name, config, result) {
@@ -225,8 +223,6 @@ let passed = 0;
 let failed = 0;
 const started = Date.now();
 try {
-  // Node 22 is installed on first use (before the runs start, so its install time is not counted in a run's limit).
-  ensureNode22(root);
   const outcomes = await Promise.allSettled(
     runtimes.map(async ([name, label, run]) => {
       const config = configFor(name);

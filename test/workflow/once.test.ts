@@ -9,8 +9,9 @@ import {
   ServiceClient,
   TimeoutError,
 } from 'invoicing-service-sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEwayBillOnce } from '../../src/client/once.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createEwayBillOnce, DEFAULT_RESEND_DELAY_MS } from '../../src/client/once.js';
+import { runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 import { freshKey, validModel } from '../helpers/model.js';
 import { type BillServer, startBillServer } from './bill-server.js';
 
@@ -27,7 +28,14 @@ beforeEach(async () => {
     preflight: 'off',
   });
 });
-afterEach(() => server.close());
+afterEach(() => {
+  vi.useRealTimers();
+  return server.close();
+});
+
+// The resend's wait is what the 'waits resendDelayMs' tests below are about; elsewhere it is short, so these tests do
+// not each sleep the 5 s default (the real-time effect of the wait is tested in test/resilience/after-send.test.ts).
+const quick = { resendDelayMs: 20 } as const;
 
 describe('createEwayBillOnce', () => {
   it('returns the service answer as generated after one POST when nothing goes wrong', async () => {
@@ -39,7 +47,7 @@ describe('createEwayBillOnce', () => {
 
   it('sends once more after a lost answer and takes the 604 as success: exactly 2 POSTs, one bill', async () => {
     server.script('doc_1', 'generate-then-drop');
-    const result = await createEwayBillOnce(client, 'doc_1', validModel());
+    const result = await createEwayBillOnce(client, 'doc_1', validModel(), quick);
     expect(result.outcome).toBe('already-generated');
     expect(result.recovered).toBe(true);
     expect(result.recoveredFrom).toBeInstanceOf(ConnectionError);
@@ -51,7 +59,7 @@ describe('createEwayBillOnce', () => {
 
   it('recovers after a timeout while the bill was generated', async () => {
     server.script('doc_1', 'generate-then-hang');
-    const result = await createEwayBillOnce(client, 'doc_1', validModel(), { timeout: 300 });
+    const result = await createEwayBillOnce(client, 'doc_1', validModel(), { timeout: 300, ...quick });
     expect(result.outcome).toBe('already-generated');
     expect(result.recoveredFrom).toBeInstanceOf(TimeoutError);
     expect(server.postsOf('doc_1')).toBe(2);
@@ -59,7 +67,7 @@ describe('createEwayBillOnce', () => {
 
   it('reports generated-on-resend when the first attempt failed with a 5xx and had not generated', async () => {
     server.script('doc_1', 'error-500');
-    const result = await createEwayBillOnce(client, 'doc_1', validModel());
+    const result = await createEwayBillOnce(client, 'doc_1', validModel(), quick);
     expect(result.outcome).toBe('generated-on-resend');
     expect(result.recovered).toBe(true);
     expect(result.recoveredFrom).toBeInstanceOf(ServerError);
@@ -69,10 +77,27 @@ describe('createEwayBillOnce', () => {
 
   it('never loops: when the resend is lost too it throws that error after exactly 2 POSTs', async () => {
     server.script('doc_1', 'drop', 'drop', 'drop');
-    const error = await createEwayBillOnce(client, 'doc_1', validModel()).catch((e: unknown) => e);
+    const error = await createEwayBillOnce(client, 'doc_1', validModel(), quick).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).mayHaveSucceeded).toBe(true);
     expect(server.postsOf('doc_1')).toBe(2);
+  });
+
+  it(`waits resendDelayMs before the resend: ${DEFAULT_RESEND_DELAY_MS} ms by default (fake clock)`, async () => {
+    useFakeClock();
+    for (const [docHashId, options, wait] of [
+      ['doc_1', {}, DEFAULT_RESEND_DELAY_MS],
+      ['doc_2', { resendDelayMs: 1500 }, 1500],
+    ] as const) {
+      server.script(docHashId, 'generate-then-drop');
+      const result = await runOnFakeClock(createEwayBillOnce(client, docHashId, validModel(), options));
+      expect(result.outcome).toBe('already-generated');
+      const [first, resend] = server.posts.filter((post) => post.docHashId === docHashId);
+      // At least the wait; at most the wait plus the limiter's 10 ms and the steps of the fake clock while bytes moved.
+      expect((resend?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(wait);
+      expect((resend?.at ?? 0) - (first?.at ?? 0)).toBeLessThan(wait + 1000);
+    }
+    expect(DEFAULT_RESEND_DELAY_MS).toBe(5000);
   });
 
   it('throws a certain failure at once, after one POST', async () => {
