@@ -1,7 +1,8 @@
 // Measure 3: BENCH_KEYS keys × 3 calls with a stub fetch, the SDK against bare p-throttle per key, each in a fresh
-// process: wall time, peak RSS, heap after GC, and heap after BENCH_IDLE_MS idle (no further call) then GC.
+// process: wall time, peak RSS, JS heap allocated per call and time in GC, heap after GC, and heap after BENCH_IDLE_MS
+// idle (no further call) then GC; and (bench/workers/keys-held.mjs) the heap each call retains while in flight.
 // p-throttle runs first; the SDK starts when p-throttle's calls are done, so their idle waits overlap.
-import { envNumber, fixed, MiB, row, startWorker } from './common.mjs';
+import { envNumber, fixed, KiB, MiB, row, runWorker, startWorker } from './common.mjs';
 
 export const title = 'many keys × 3 calls, stub fetch: SDK vs bare p-throttle per key';
 
@@ -18,6 +19,10 @@ export async function run() {
   await viaKy.done();
   const sdk = startWorker('keys.mjs', { env: { ...env, MODE: 'sdk' } });
   const sdkWork = await sdk.next();
+  // While both idle: what a call in flight holds, each in a fresh process (answers held until every key's first call
+  // is in fetch, the other calls queued for their key's slot).
+  const bareHeld = await runWorker('keys-held.mjs', { env: { ...env, MODE: 'pthrottle' } });
+  const sdkHeld = await runWorker('keys-held.mjs', { env: { ...env, MODE: 'sdk' } });
   const [bareIdle, sdkIdle] = await Promise.all([bare.next(), sdk.next()]);
   await Promise.all([bare.done(), sdk.done()]);
 
@@ -29,6 +34,8 @@ export async function run() {
   // The goal is ± 10 MiB at 10,000 keys; fewer keys get a proportional share, with 2 MiB for the heap's own noise.
   const idleRoom = Math.max(2, (10 * KEYS) / 10_000);
   const label = `${KEYS.toLocaleString('en-US')} keys × 3 calls, stub fetch, one fresh process each`;
+  const kib = (bytes) => `${KiB(bytes).toFixed(1)} KiB`;
+  const gcShare = (work) => `${((100 * work.gcMs) / work.wallMs).toFixed(0)} % of wall in GC`;
   return [
     row(
       `${label}: wall time`,
@@ -48,6 +55,18 @@ export async function run() {
       '  p-throttle per key with the POST through ky (reference: what ky itself costs here)',
       `${(kyWork.wallMs / 1000).toFixed(2)} s = ${fixed(2)(kyWork.wallMs / bareWork.wallMs)}× p-throttle; ${mib(kyWork.peakRss)} = ${fixed(2)(kyWork.peakRss / bareWork.peakRss)}× p-throttle`,
       `the SDK: ${fixed(2)(sdkWork.wallMs / kyWork.wallMs)}× its wall time, ${fixed(2)(sdkWork.peakRss / kyWork.peakRss)}× its RSS`,
+      undefined,
+    ),
+    row(
+      '  JS heap allocated per call (GC profiler: growth + freed by each GC, over the calls)',
+      `${kib(sdkWork.allocatedPerCall)} = ${fixed(2)(sdkWork.allocatedPerCall / bareWork.allocatedPerCall)}× p-throttle; ${gcShare(sdkWork)}`,
+      `p-throttle ${kib(bareWork.allocatedPerCall)}, ${gcShare(bareWork)}; via ky ${kib(kyWork.allocatedPerCall)}, ${gcShare(kyWork)}`,
+      undefined,
+    ),
+    row(
+      '  retained per call in flight (answers held: heap after GC over the start, ÷ calls)',
+      `${kib(sdkHeld.retainedPerCall)} = ${fixed(2)(sdkHeld.retainedPerCall / bareHeld.retainedPerCall)}× p-throttle`,
+      `p-throttle ${kib(bareHeld.retainedPerCall)}`,
       undefined,
     ),
     row(

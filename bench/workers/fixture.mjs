@@ -1,5 +1,6 @@
 // What the client-side workers share: a valid e-way bill model (built here, so the testing kit and msw are not
 // loaded into a measured process), a stub fetch, and a rate limiter that never waits.
+import { GCProfiler, getHeapStatistics } from 'node:v8';
 
 const today = new Date();
 const pad = (n) => String(n).padStart(2, '0');
@@ -62,4 +63,28 @@ export async function heapAfterGc() {
   }
   globalThis.gc();
   return process.memoryUsage().heapUsed;
+}
+
+/**
+ * Counts the bytes allocated on the JS heap from now to `stop()`: what the heap grew by, plus what every garbage
+ * collection in between freed (v8's GCProfiler reports the heap before and after each one), and the time spent in GC.
+ * Node has no total-allocated counter; this is exact up to what is freed by the last GC's sweeping after `stop()`.
+ */
+export function startAllocation() {
+  const profiler = new GCProfiler();
+  const usedAtStart = getHeapStatistics().used_heap_size;
+  profiler.start();
+  return {
+    stop() {
+      const usedAtEnd = getHeapStatistics().used_heap_size;
+      const { statistics } = profiler.stop();
+      let freed = 0;
+      let gcMicros = 0;
+      for (const gc of statistics) {
+        freed += gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize;
+        gcMicros += gc.cost;
+      }
+      return { allocated: usedAtEnd - usedAtStart + freed, gcMs: gcMicros / 1000, gcCount: statistics.length };
+    },
+  };
 }

@@ -1,9 +1,10 @@
 // KEYS keys × CALLS calls fired at once with a stub fetch, in a fresh process: MODE=sdk (a ServiceClient per key, the
 // default process-wide limiter), MODE=ky (p-throttle per key, the POST through ky) or MODE=pthrottle (bare p-throttle per key: a Map of
 // pThrottle({ limit: 1, interval: 1000, strict: true }), the same stub fetch, the answer read as JSON).
-// Prints {phase:'work'} when every call has settled (wall, peak RSS, heap after GC), then waits IDLE_MS without
+// Prints {phase:'work'} when every call has settled (wall, peak RSS, heap after GC, bytes allocated on the JS heap per
+// call and time in GC while the calls ran), then waits IDLE_MS without
 // another call and prints {phase:'idle'} with the heap after GC. Nothing is kept referenced after the work.
-import { check, heapAfterGc, model, report, stubFetch } from './fixture.mjs';
+import { check, heapAfterGc, model, report, startAllocation, stubFetch } from './fixture.mjs';
 
 const MODE = process.env.MODE;
 const KEYS = Number(process.env.KEYS ?? 10_000);
@@ -50,22 +51,25 @@ async function pThrottleWork(viaKy = false) {
 
 // Load the code under test (and Node's lazily loaded fetch classes, zod's compiled schema) before the starting heap
 // is taken, so the figures are what the calls leave.
-if (MODE === 'sdk') (await import('../../dist/index.js')).EwayBillModelSchema.safeParse(model);
+if (MODE === 'sdk') (await import('../../dist/model.js')).EwayBillModelSchema.safeParse(model);
 else if (MODE === 'pthrottle') await import('p-throttle');
 else if (MODE === 'ky') await Promise.all([import('p-throttle'), import('ky')]);
 else check(false, `MODE must be sdk, pthrottle or ky; got ${MODE}`);
 await (await stubFetch()).json();
 const heapStart = await heapAfterGc();
 
+const allocation = startAllocation();
 const t0 = performance.now();
 const results = await (MODE === 'sdk' ? sdkWork() : pThrottleWork(MODE === 'ky'));
 const wallMs = performance.now() - t0;
+const { allocated, gcMs } = allocation.stop();
 const fulfilled = results.filter((r) => r.status === 'fulfilled').length;
 check(fulfilled === KEYS * CALLS, `${MODE}: ${fulfilled} of ${KEYS * CALLS} calls fulfilled`);
 const peakRss = process.resourceUsage().maxRSS * 1024;
 results.length = 0;
 const heapAfterWork = await heapAfterGc();
-report({ phase: 'work', mode: MODE, wallMs, peakRss, heapStart, heapAfterWork });
+const allocatedPerCall = allocated / (KEYS * CALLS);
+report({ phase: 'work', mode: MODE, wallMs, peakRss, heapStart, heapAfterWork, allocatedPerCall, gcMs });
 
 await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
 report({ phase: 'idle', mode: MODE, heapStart, heapAfterIdle: await heapAfterGc() });
