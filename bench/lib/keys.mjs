@@ -21,8 +21,9 @@ export async function run() {
   const sdkWork = await sdk.next();
   // While both idle: what a call in flight holds, each in a fresh process (answers held until every key's first call
   // is in fetch, the other calls queued for their key's slot).
-  const bareHeld = await runWorker('keys-held.mjs', { env: { ...env, MODE: 'pthrottle' } });
-  const sdkHeld = await runWorker('keys-held.mjs', { env: { ...env, MODE: 'sdk' } });
+  const heldEnv = { ...env, KEYS: envNumber('BENCH_KEYS_HELD', 3000, 1000) };
+  const bareHeld = await runWorker('keys-held.mjs', { env: { ...heldEnv, MODE: 'pthrottle' } });
+  const sdkHeld = await runWorker('keys-held.mjs', { env: { ...heldEnv, MODE: 'sdk' } });
   const [bareIdle, sdkIdle] = await Promise.all([bare.next(), sdk.next()]);
   await Promise.all([bare.done(), sdk.done()]);
 
@@ -64,7 +65,7 @@ export async function run() {
       undefined,
     ),
     row(
-      '  retained per call in flight (answers held: heap after GC over the start, ÷ calls)',
+      `  retained per call in flight (${heldEnv.KEYS.toLocaleString('en-US')} keys × 3 calls, answers held: heap after GC over the start, ÷ calls)`,
       `${kib(sdkHeld.retainedPerCall)} = ${fixed(2)(sdkHeld.retainedPerCall / bareHeld.retainedPerCall)}× p-throttle`,
       `p-throttle ${kib(bareHeld.retainedPerCall)}`,
       undefined,
