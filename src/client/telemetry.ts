@@ -91,7 +91,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75,
 // Seconds: a rate-limit wait is 0 or up to a few seconds per queued call before it.
 const WAIT_BUCKETS = [0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
 
-const registered = otelReader(
+const registered = /* @__PURE__ */ otelReader(
   (meter): Instruments => ({
     duration: meter.createHistogram('http.client.request.duration', {
       description: 'Duration of HTTP client requests (each attempt), from sending to the whole answer read.',

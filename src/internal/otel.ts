@@ -109,7 +109,7 @@ class RootContext implements OtelContext {
     return new RootContext(values);
   }
 }
-const ROOT = new RootContext();
+const ROOT = /* @__PURE__ */ new RootContext();
 
 interface Cached<T> {
   readonly provider: object | undefined;

@@ -28,7 +28,7 @@ export interface DeliveryTrace {
   end(status: number, body: string): void;
 }
 
-const registered = otelReader(() => undefined);
+const registered = /* @__PURE__ */ otelReader(() => undefined);
 
 /** The trace of one delivery, or `undefined` without a registered, recording tracer provider. */
 export function startDeliveryTrace(): DeliveryTrace | undefined {
