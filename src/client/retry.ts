@@ -106,7 +106,10 @@ export const defaultRetryPolicy: RetryPolicy = ({ error, attempt, retryWhenMaybe
 
 /** What the retry loop needs from its client; made once per client. */
 export interface Sender {
+  /** The ky instance every client shares. */
   readonly http: KyInstance;
+  /** The client's own headers (`User-Agent`, `Accept`, the `headers` option), sent with every attempt. */
+  readonly headers: Headers;
   readonly fetch: typeof globalThis.fetch;
   /** Whether `fetch` is the runtime's own (no `fetch` option): an undici instrumentation then sees its requests. */
   readonly runtimeFetch: boolean;
@@ -142,19 +145,20 @@ export interface Call {
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
 
 /**
- * The headers of one attempt: the call's, then the key (which nothing can override), the body's type, and the trace
- * context (unless the call set its own `traceparent`).
+ * The headers of one attempt: the client's, then the call's, then the key (which nothing can override), the body's
+ * type, and the trace context (unless the call set its own `traceparent`).
  */
 function attemptHeaders(
+  sender: Sender,
   call: Call,
   credential: Credential,
   telemetry: CallTelemetry | undefined,
-  runtimeFetch: boolean,
 ): Headers {
-  const headers = new Headers(call.headers);
+  const headers = new Headers(sender.headers);
+  if (call.headers) for (const name in call.headers) headers.set(name, call.headers[name] as string);
   headers.set('Authorization', credential.authorization);
   if (call.body !== undefined) headers.set('Content-Type', 'application/json');
-  telemetry?.inject(headers, runtimeFetch);
+  telemetry?.inject(headers, sender.runtimeFetch);
   return headers;
 }
 
@@ -276,7 +280,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       method: call.method,
       url: call.url,
       body: call.body,
-      headers: attemptHeaders(call, credential, telemetry, sender.runtimeFetch),
+      headers: attemptHeaders(sender, call, credential, telemetry),
       timeout: call.timeout,
       signal,
       request,

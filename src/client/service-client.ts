@@ -1,3 +1,4 @@
+import type { KyInstance } from 'ky';
 import type { AnswerInfo, SuccessRule } from '../errors/answer.js';
 import { UnexpectedResponseError } from '../errors/api-error.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
@@ -303,9 +304,10 @@ export class ServiceClient {
   /** The retry loop's view of this client, made on the first send (ky is imported then; see {@link loadKy}). */
   async #sender(): Promise<Sender> {
     if (this.#senderMade) return this.#senderMade;
-    const ky = await loadKy();
+    const http = await loadKy();
     this.#senderMade ??= {
-      http: ky.create({ retry: 0, timeout: false, throwHttpErrors: false, headers: this.#headers }),
+      http,
+      headers: this.#headers,
       fetch: this.#fetch,
       runtimeFetch: this.#options.fetch === undefined,
       limiter: this.#limiter,
@@ -324,7 +326,7 @@ export class ServiceClient {
   }
 }
 
-let kyLoading: Promise<typeof import('ky').default> | undefined;
+let kyLoading: Promise<KyInstance> | undefined;
 
 /**
  * ky, imported on the first send rather than with the SDK: ky touches `Request` and `ReadableStream` when it loads,
@@ -332,8 +334,12 @@ let kyLoading: Promise<typeof import('ky').default> | undefined;
  * SDK and never sends (a CLI's `--help`, a webhook receiver that imports the root, a test that only builds models)
  * does not pay it; the first request pays what any first `fetch` pays.
  */
-function loadKy(): Promise<typeof import('ky').default> {
-  kyLoading ??= import('ky').then((module) => module.default);
+function loadKy(): Promise<KyInstance> {
+  // One ky instance for every client (10,000 clients of a multi-tenant platform hold no ky instance each): a client's
+  // own headers go with each attempt's (src/client/retry.ts), the fetch and the signal with each request.
+  kyLoading ??= import('ky').then((module) =>
+    module.default.create({ retry: 0, timeout: false, throwHttpErrors: false }),
+  );
   return kyLoading;
 }
 
