@@ -24,6 +24,11 @@ const pass = (message) => {
 };
 
 /** Writes a consumer check (test/consumer/*.mjs with a LOAD marker) as an ES module and as a CommonJS script. */
+/** Installs `packages` (the versions this repository locks) into the scratch consumer, from npm's cache when it can. */
+function addToConsumer(scratch, packages) {
+  run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', ...packages], scratch);
+}
+
 function writeCheck(scratch, source, name, loads) {
   const body = readFileSync(join(root, source), 'utf8');
   const esm = body.replace('/* LOAD */', loads.esm);
@@ -184,19 +189,7 @@ try {
   }
 
   step('add msw 3 and msw 2 (as msw2) to the consumer');
-  run(
-    npm,
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-      '--prefer-offline',
-      `msw@${versionOf('msw')}`,
-      `msw2@npm:msw@${versionOf('msw2')}`,
-    ],
-    scratch,
-  );
+  addToConsumer(scratch, [`msw@${versionOf('msw')}`, `msw2@npm:msw@${versionOf('msw2')}`]);
   const full = writeCheck(scratch, 'scripts/consumer-checks.mjs', 'check', {
     esm: "const sdk = await import('invoicing-service-sdk');",
     cjs: "const sdk = require('invoicing-service-sdk');",
@@ -206,19 +199,9 @@ try {
   }
 
   step('with @opentelemetry/api and the OTel trace SDK installed, a call is traced (import and require)');
-  run(
-    npm,
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-      '--prefer-offline',
-      ...['api', 'core', 'sdk-trace-base'].map(
-        (name) => `@opentelemetry/${name}@${versionOf(`@opentelemetry/${name}`)}`,
-      ),
-    ],
+  addToConsumer(
     scratch,
+    ['api', 'core', 'sdk-trace-base'].map((name) => `@opentelemetry/${name}@${versionOf(`@opentelemetry/${name}`)}`),
   );
   const traced = writeCheck(scratch, 'test/consumer/otel-check.mjs', 'otel', {
     esm: "const sdk = await import('invoicing-service-sdk'); const testing = await import('invoicing-service-sdk/testing');",

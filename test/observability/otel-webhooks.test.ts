@@ -6,7 +6,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryDedupeStore, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
 import { type InstalledOtel, installOtel } from '../helpers/otel.js';
-import { DOCUMENT_EVENT, signed } from '../webhooks/fixtures.js';
+import { DOCUMENT_EVENT, deliverSigned } from '../webhooks/fixtures.js';
 import { handlerStarters } from '../webhooks/servers.js';
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -22,16 +22,7 @@ afterEach(async () => {
 /** A secret that looks like a word, so that a leak is found by a plain text search. */
 const SECRET = 'lighthouse';
 
-async function deliver(url: string, body: unknown, secret = SECRET) {
-  const payload = signed(body, secret);
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-signature': payload.signature },
-    body: payload.body,
-  });
-  await response.arrayBuffer();
-  return { status: response.status, signature: payload.signature, body: payload.body };
-}
+const deliver = (url: string, body: unknown, secret = SECRET) => deliverSigned(url, body, secret);
 
 const webhookSpans = (): ReadableSpan[] =>
   installed.exporter.getFinishedSpans().filter((span) => span.name.startsWith('webhook'));

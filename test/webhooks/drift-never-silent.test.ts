@@ -3,7 +3,7 @@
 // id through the logger; prototype keys never reach a partner's copy of the data.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseWebhookTimestamp, type WebhookEvent, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
-import { DOCUMENT_EVENT, INVENTORY_EVENT, signed } from './fixtures.js';
+import { DOCUMENT_EVENT, deliverSigned, INVENTORY_EVENT } from './fixtures.js';
 import { handlerStarters } from './servers.js';
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -15,15 +15,8 @@ const handlers = handlerStarters(closers);
 const RECEIVER_SECRET = 'whsec_drift_word_compass';
 
 /** POSTs `body` (an event, or its exact text) signed with `secret`; resolves with the status. */
-async function deliver(url: string, body: unknown, secret = RECEIVER_SECRET) {
-  const payload = signed(body, secret);
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-signature': payload.signature },
-    body: payload.body,
-  });
-  return response.status;
-}
+const deliver = async (url: string, body: unknown, secret = RECEIVER_SECRET) =>
+  (await deliverSigned(url, body, secret)).status;
 
 let counter = 0;
 const id = () => `drift-${process.pid}-${++counter}`;

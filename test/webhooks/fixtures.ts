@@ -55,3 +55,19 @@ export function deliveryRequest(
 export function withId<T extends { event_id: string }>(event: T, id: string): T {
   return { ...event, event_id: id };
 }
+
+/** POSTs `payload` (an event, or its exact text) signed with `secret` to `url`; resolves when the answer was read. */
+export async function deliverSigned(
+  url: string,
+  payload: unknown,
+  secret: string,
+): Promise<{ status: number; signature: string; body: string }> {
+  const sent = signed(payload, secret);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-signature': sent.signature },
+    body: sent.body,
+  });
+  await response.arrayBuffer();
+  return { status: response.status, ...sent };
+}
