@@ -18,7 +18,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envNumber, printTable, row } from './lib/common.mjs';
 
@@ -55,6 +55,20 @@ async function freePort() {
   }
 }
 
+// redis-server and the stand-in run at a higher priority (nice -10, when allowed): in production each has cores of
+// its own, and on a small machine shared with 16 busy processes Redis would otherwise wait for the CPU in the middle of
+// its scripts (measured: 915 µs per EVALSHA of wall time at 2% CPU, 3 s PING latency, every process past its
+// deadline), which measures the scheduler, not Redis.
+let prioritised = true;
+function prioritise(child) {
+  try {
+    setPriority(child.pid, -10);
+  } catch {
+    prioritised = false;
+  }
+  return child;
+}
+
 const children = new Set();
 /** Starts a child and kills it (SIGKILL) if the bench exits before stopping it. */
 function track(child) {
@@ -69,13 +83,15 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.e
 const debug = process.env.DEBUG_SCALE ? (...args) => console.error(new Date().toISOString(), ...args) : () => {};
 
 async function startRedisServer(port, extra = []) {
-  const child = track(
-    spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+  const child = prioritise(
+    track(
+      spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      ),
     ),
   );
   let out = '';
@@ -205,10 +221,12 @@ const sleepUntil = (t) => new Promise((resolve) => setTimeout(resolve, Math.max(
 
 async function scenario({ name, title, topology, limiter }) {
   const redis = topology === 'cluster' ? await cluster() : await single();
-  const service = track(
-    fork(new URL('./redis-scale-service.mjs', import.meta.url), {
-      env: { ...process.env, KEYS: String(KEYS), SERVICE_MS: String(SERVICE_MS) },
-    }),
+  const service = prioritise(
+    track(
+      fork(new URL('./redis-scale-service.mjs', import.meta.url), {
+        env: { ...process.env, KEYS: String(KEYS), SERVICE_MS: String(SERVICE_MS) },
+      }),
+    ),
   );
   try {
     const [ready] = await once(service, 'message');
@@ -319,6 +337,9 @@ async function scenario({ name, title, topology, limiter }) {
     const ceiling = KEYS * (1000 / (INTERVAL + MARGIN));
 
     console.log(`\n${title} (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`);
+    console.log(
+      `  redis-server and the stand-in at ${prioritised ? 'nice -10' : 'normal priority (nice -10 not allowed)'}`,
+    );
     console.log(
       `  ${PROCS} processes x ${KEYS} keys, ioredis 5, ${JSON.stringify(limiter)}, service answers in ${SERVICE_MS} ms`,
     );
