@@ -34,7 +34,13 @@ class Reader extends MetricReader {
   }
 }
 let exported = 0;
-const discard = { export: (spans, done) => ((exported += spans.length), done({ code: 0 })), shutdown: async () => {} };
+const discard = {
+  export(spans, done) {
+    exported += spans.length;
+    done({ code: 0 });
+  },
+  shutdown: async () => {},
+};
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(discard)] }));
 metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Reader()] }));
