@@ -7,12 +7,14 @@
 // requests per second at the service against the ideal (keys × 1/s); same-key arrival pairs under 1000 ms (and under
 // 990 ms, the stand-in's stamping allowance) over the whole run; Redis commands per request (INFO commandstats: the
 // scripts, and every command including those the scripts run); the limiter's added latency per call (time in
-// acquire() minus the waits Redis asked for) and each script call's round trip; Redis CPU (INFO cpu) and the
+// acquire() from its first Redis call, minus the waits Redis asked for) and each script call's round trip; Redis CPU (INFO cpu) and the
 // processes' CPU per request.
 //
 // Run: npm run bench:redis-scale   (builds first; needs redis-server and redis-cli; not part of npm test)
-// Env: PROCS (16), KEYS (1000), DURATION (25 s), WARMUP (3 s), SERVICE_MS (0), ONLY (single,cluster,
-//      single-answer,cluster-answer: which scenarios), PIPELINING=1 (ioredis enableAutoPipelining)
+// Env: PROCS (16), KEYS (1000), DURATION (25 s), WARMUP (5 s), RAMP (2 s: the keys' first calls spread over it),
+//      SERVICE_MS (0), ONLY (single,cluster,single-answer,cluster-answer: which scenarios), COLD=1 (the script not
+//      loaded before 'go'), PIPELINING=1 (ioredis enableAutoPipelining), PROFILE=<dir> (a CPU profile of one worker),
+//      DEBUG_SCALE=1 (progress on stderr)
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
