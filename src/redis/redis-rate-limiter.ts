@@ -21,6 +21,9 @@ interface Grant {
 
 const NEVER = new AbortController().signal;
 
+/** How many times in a row a late grant is confirmed when each confirmation's answer itself comes late. */
+const MAX_CONFIRMATIONS = 3;
+
 /** An in-process slot: the release may take the request's outcome, and may carry `sent` and `leaving`. */
 type LocalSlot = ((outcome?: unknown) => void) & { sent?: () => void; leaving?: () => void };
 
@@ -176,9 +179,18 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       if (performance.now() - asked - wait <= margin) return { asked, wait };
       // Handed over late (a busy or descheduled process): Redis may have counted the slot as arrived, or granted the
       // next one after it. Move its start to now before sending, or take a new turn if it can no longer be used.
-      const confirming = performance.now();
-      const [usable] = parseReply(await raceAbort(call(key, 'start', ticket), signal));
-      if (usable) return { asked: confirming, wait: 0 };
+      // The confirmation is held to the same rule: one whose answer came more than `margin` after it was asked (it
+      // waited in the socket of a busy process) is confirmed again, so the start Redis recorded is never older than
+      // `margin` when the request goes; another process may have been granted the next start after it meanwhile.
+      for (let confirmations = 0; ; confirmations++) {
+        const confirming = performance.now();
+        const [usable] = parseReply(await raceAbort(call(key, 'start', ticket), signal));
+        if (!usable) break;
+        // After a few slow confirmations in a row, `sent()` reports the real start instead (a busy process).
+        if (performance.now() - confirming <= margin || confirmations === MAX_CONFIRMATIONS - 1) {
+          return { asked: confirming, wait: 0 };
+        }
+      }
     }
   }
 

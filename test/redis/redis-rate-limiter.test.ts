@@ -312,6 +312,45 @@ describe('createRedisRateLimiter details', () => {
     });
   });
 
+  it('confirms a late grant again when the confirmation itself came back late (a busy process, bench:redis-scale)', async () => {
+    await withClients(library, 2, async ([a, b]) => {
+      if (!a || !b) throw new Error('two clients expected');
+      const options = { interval: 500, margin: 10 } as const;
+      const keyId = freshKey('late-confirm').padEnd(64, '0');
+      const ops: string[] = [];
+      // Process A's answers wait in its socket: the grant 50 ms (> margin: confirmed with `start`), then that
+      // confirmation 200 ms. Redis recorded A's start when it confirmed; process B asks meanwhile.
+      let delays = [50, 200];
+      const late = new Proxy(a.redis as object, {
+        get(target, property) {
+          const value = Reflect.get(target, property);
+          if ((property !== 'evalsha' && property !== 'eval') || typeof value !== 'function')
+            return typeof value === 'function' ? value.bind(target) : value;
+          return (...args: unknown[]) => {
+            ops.push(String(args[3]));
+            return (value.apply(target, args) as Promise<unknown>).then((reply) => {
+              const delay = delays.shift() ?? 0;
+              return delay ? new Promise((resolve) => setTimeout(() => resolve(reply), delay)) : reply;
+            });
+          };
+        },
+      });
+      const t0 = performance.now();
+      const first = createRedisRateLimiter({ redis: late as never, ...options }).acquire(keyId);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const second = createRedisRateLimiter({ redis: b.redis, ...options }).acquire(keyId);
+      const [releaseA, aAt] = await first.then((release) => [release, performance.now() - t0] as const);
+      const [releaseB, bAt] = await second.then((release) => [release, performance.now() - t0] as const);
+      // A sends about 250 ms after it asked: B's start is interval after that, not after the start A confirmed at 50 ms.
+      expect(aAt).toBeGreaterThanOrEqual(250);
+      expect(bAt - aAt).toBeGreaterThanOrEqual(500);
+      expect(ops.filter((op) => op === 'start').length).toBeGreaterThanOrEqual(2);
+      delays = [];
+      if (typeof releaseA === 'function') releaseA();
+      if (typeof releaseB === 'function') releaseB();
+    });
+  });
+
   it('falls back even when the logger throws', async () => {
     const hung = await startHungServer();
     const client = await library.connect(hung.port, false);
