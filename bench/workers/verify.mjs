@@ -3,7 +3,7 @@
 // (no parse) and the Web Crypto path (subtle.verify + JSON.parse). CASES (comma-separated names of `cases` below) picks
 // which run in this process; default the goal's pair. Prints one JSON line per round.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { signWebhook, verifyWebhook, verifyWebhookSignature } from '../../dist/index.js';
+import { signWebhook, verifyWebhook, verifyWebhookSignature } from '../../dist/webhooks.js';
 import { check, report } from './fixture.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);

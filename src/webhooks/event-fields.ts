@@ -1,5 +1,5 @@
 import { type ValidationIssue, validationIssue } from '../errors/validation-error.js';
-import { specTimestampUtc } from './timestamp.js';
+import { isSpecTimestamp } from './timestamp.js';
 
 // The spec's event shapes written once, as tables, with a small checker that needs no schema library: the webhook
 // entry stays small enough for edge bundles and fast enough to add little to an HMAC (issue 13). The exported zod
@@ -76,7 +76,7 @@ export function kindProblem(kind: FieldKind, value: unknown): string | undefined
         : `expected a quantity above 0 and at most 2^53 - 1 (the direction is movement's), got ${value}`;
     case 'timestamp':
       if (typeof value !== 'string') return `expected a string, got ${describeType(value)}`;
-      return specTimestampUtc(value) === undefined
+      return !isSpecTimestamp(value)
         ? `expected a real date and time written YYYY-MM-DD HH:MM:SS.ffffff, got '${value.slice(0, 40)}'`
         : undefined;
     case 'number':

@@ -81,3 +81,48 @@ export function specTimestampUtc(timestamp: unknown): number | undefined {
     check.getUTCSeconds() === second;
   return real ? utc : undefined;
 }
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number written by the ASCII digits of `text` from `from` to `to`, or -1 when one is not a digit. */
+function digitsAt(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * Whether `value` is the spec's `YYYY-MM-DD HH:MM:SS.ffffff` of a real date and time: exactly when
+ * {@link specTimestampUtc} gives a time, without allocating (it runs on every webhook event).
+ */
+export function isSpecTimestamp(value: string): boolean {
+  const length = value.length;
+  if (length !== 19 && (length < 21 || length > 26)) return false;
+  if (
+    value.charCodeAt(4) !== 45 || // -
+    value.charCodeAt(7) !== 45 ||
+    value.charCodeAt(10) !== 32 || // space
+    value.charCodeAt(13) !== 58 || // :
+    value.charCodeAt(16) !== 58 ||
+    (length > 19 && (value.charCodeAt(19) !== 46 || digitsAt(value, 20, length) < 0)) // .ffffff
+  ) {
+    return false;
+  }
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 7);
+  const day = digitsAt(value, 8, 10);
+  const hour = digitsAt(value, 11, 13);
+  const minute = digitsAt(value, 14, 16);
+  const second = digitsAt(value, 17, 19);
+  // Date.UTC reads the years 0 to 99 as 1900 to 1999, so specTimestampUtc refuses them; so does this.
+  if (year < 100 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59) {
+    return false;
+  }
+  if (second < 0 || second > 59) return false;
+  const leap = month === 2 && ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0);
+  return day <= (DAYS_IN_MONTH[month - 1] as number) + (leap ? 1 : 0);
+}
