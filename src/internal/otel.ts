@@ -179,7 +179,7 @@ export function otelReader<M>(
       instruments: metered?.instruments,
       active: () => found.context?.active() ?? ROOT,
       withSpan: (context, span) => context.setValue(SPAN_KEY, span),
-      run: (context, fn) => (found.context ? found.context.with(context, fn) : fn()),
+      run: (context, fn) => runWith(found, context, fn),
       inject: (context, headers) =>
         found.propagation?.inject(context, headers, {
           set: (carrier, key, value) => (carrier as Headers).set(key, value),
@@ -201,6 +201,25 @@ export function fetchInstrumented(): boolean {
     return channels?.hasSubscribers?.('undici:request:headers') === true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Runs `fn` once, with `context` active through the registered context manager. A context manager that throws before
+ * it called `fn` does not stop the work: `fn` then runs without it (never twice).
+ */
+function runWith<T>(found: Registry, context: OtelContext, fn: () => T): T {
+  const manager = found.context;
+  if (!manager) return fn();
+  let called = false;
+  try {
+    return manager.with(context, () => {
+      called = true;
+      return fn();
+    });
+  } catch (error) {
+    if (called) throw error;
+    return fn();
   }
 }
 

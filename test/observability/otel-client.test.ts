@@ -1,7 +1,7 @@
 // Issue 19: OpenTelemetry traces and metrics of the client's calls, through the real OpenTelemetry SDK (trace-base with
 // an in-memory exporter, sdk-metrics with a reader collected on demand) against a real node:http server on loopback.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, metrics, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, type InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { createProcessRateLimiter, PortalError, ServiceClient } from 'invoicing-service-sdk';
@@ -279,6 +279,27 @@ describe('no provider registered', () => {
     await clientOf().createEwayBill('doc_plain', validModel());
     expect(arrivals[0]?.headers.traceparent).toBeUndefined();
     expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it('a context manager that throws never stops the call: it is sent once and resolves', async () => {
+    const broken = {
+      active: () => ROOT_CONTEXT,
+      with: () => {
+        throw new Error('context manager broke');
+      },
+      bind: <T>(_context: unknown, target: T) => target,
+      enable() {
+        return this;
+      },
+      disable() {
+        return this;
+      },
+    };
+    context.disable();
+    context.setGlobalContextManager(broken);
+    const result = await clientOf().createEwayBill('doc_broken_context', validModel());
+    expect(result.message).toBe('E-way bill 331000123456 generated');
+    expect(arrivals).toHaveLength(1);
   });
 
   it('a throwing exporter never changes the call: it still resolves', async () => {
