@@ -193,8 +193,9 @@ function check(name, config, result) {
     ),
     'each request is a JSON POST to the document',
   );
-  // Node, Bun and Deno run with the OpenTelemetry SDK registered (test/runtimes/cli-entry.mjs): one span per call that
-  // was sent, and its traceparent on each request. workerd runs the bundle without @opentelemetry/api: no header.
+  // Each runtime runs twice: without OpenTelemetry (no span, no traceparent), and with the OTel SDK registered by the
+  // application (test/runtimes/otel-setup.mjs): one span per call that was sent, and its traceparent on each request.
+  expect(Boolean(result.spans) === Boolean(config.otel), 'spans exactly when OpenTelemetry is registered');
   if (result.spans) {
     const spans = JSON.stringify(result.spans);
     const call = 'POST /v2/ewaybill/{doc_hash_id}';
@@ -209,7 +210,7 @@ function check(name, config, result) {
   } else {
     expect(
       seen.every((r) => r.traceparent === undefined),
-      'without @opentelemetry/api, no traceparent',
+      'without OpenTelemetry registered, no traceparent',
     );
   }
   if (problems.length) throw new Error(`${name}: ${problems.join('; ')}\nresult: ${JSON.stringify(result)}`);
@@ -223,15 +224,16 @@ let passed = 0;
 let failed = 0;
 const started = Date.now();
 try {
+  const runs = runtimes.flatMap((runtime) => [false, true].map((otel) => [runtime, otel]));
   const outcomes = await Promise.allSettled(
-    runtimes.map(async ([name, label, run]) => {
-      const config = configFor(name);
+    runs.map(async ([[name, label, run], otel]) => {
+      const config = { ...configFor(otel ? `${name}-otel` : name), otel };
       const t0 = Date.now();
       const result = await run(config);
       const title = label();
       check(title, config, result);
-      const traced = result.spans ? `, ${result.spans.length} OpenTelemetry spans` : ', without @opentelemetry/api';
-      return `${title}: client against the loopback mock (bill, 604, validation) and a verified webhook${traced}, ${Date.now() - t0} ms`;
+      const traced = otel ? `with OpenTelemetry registered: ${result.spans.length} spans` : 'without OpenTelemetry';
+      return `${title}: client against the loopback mock (bill, 604, validation) and a verified webhook, ${traced}, ${Date.now() - t0} ms`;
     }),
   );
   for (const [i, outcome] of outcomes.entries()) {
@@ -240,7 +242,8 @@ try {
       console.log(`ok: ${outcome.value}`);
     } else {
       failed += 1;
-      console.error(`FAILED ${runtimes[i][0]}: ${outcome.reason?.stack ?? outcome.reason}`);
+      const [[name], otel] = runs[i];
+      console.error(`FAILED ${name}${otel ? ' (OpenTelemetry)' : ''}: ${outcome.reason?.stack ?? outcome.reason}`);
     }
   }
 } finally {
