@@ -299,26 +299,12 @@ async function scenario({ name, title, topology, limiter }) {
       (sum, times) => sum + times.filter((t) => t >= fromAt && t < toAt).length,
       0,
     );
-    const gaps = report.arrivals
-      .flatMap((times) =>
-        times
-          .sort((a, b) => a - b)
-          .slice(1)
-          .map((t, i) => t - times[i]),
-      )
-      .sort((a, b) => a - b);
+    const gaps = sortedGaps(report.arrivals);
     const under = (limit) => gaps.filter((g) => g < limit).length;
     // The moments the processes handed each request to node:http (the limiter's starts), per key, all processes.
     const sendsOf = Array.from({ length: KEYS }, () => []);
     for (const r of reports) for (let i = 0; i < r.sends.length; i += 2) sendsOf[r.sends[i]].push(r.sends[i + 1]);
-    const sendGaps = sendsOf
-      .flatMap((times) =>
-        times
-          .sort((a, b) => a - b)
-          .slice(1)
-          .map((t, i) => t - times[i]),
-      )
-      .sort((a, b) => a - b);
+    const sendGaps = sortedGaps(sendsOf);
     const delta = diff(before, after);
     const added = reports.flatMap((r) => r.added).sort((a, b) => a - b);
     const trips = reports.flatMap((r) => r.roundTrips).sort((a, b) => a - b);
@@ -457,3 +443,15 @@ const rows = [];
 for (const s of scenarios) if (!only || only.includes(s.name)) rows.push(...(await scenario(s)));
 console.log('');
 printTable(rows);
+
+/** The gaps between consecutive times of each key (each list sorted in place), all keys together, smallest first. */
+function sortedGaps(timesPerKey) {
+  return timesPerKey
+    .flatMap((times) =>
+      times
+        .sort((a, b) => a - b)
+        .slice(1)
+        .map((t, i) => t - times[i]),
+    )
+    .sort((a, b) => a - b);
+}

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { editorView } from './editor-check.mjs';
+import { firstLoad } from './first-load.mjs';
 import { ensureNode22 } from './node22.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -259,14 +260,7 @@ try {
     });
     const outputs = result.metafile.outputs;
     const text = new Map(result.outputFiles.map((file) => [file.path, file.text]));
-    const first = new Set();
-    const visit = (path) => {
-      if (first.has(path)) return;
-      first.add(path);
-      for (const next of outputs[path].imports)
-        if (next.kind === 'import-statement' && outputs[next.path]) visit(next.path);
-    };
-    visit('split-out/split-entry.js');
+    const first = firstLoad(outputs, 'split-out/split-entry.js');
     const firstCode = [...first].map((path) => text.get(join(scratch, path)) ?? '').join('\n');
     const firstGzip = [...first].reduce(
       (sum, path) => sum + gzipSync(text.get(join(scratch, path)) ?? '', { level: 9 }).length,

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { firstLoad } from '../../scripts/first-load.mjs';
 import { entryPath, KiB, ROOT, row } from './common.mjs';
 
 export const title = 'bundle sizes (esbuild, browser, min+gzip)';
@@ -53,14 +54,10 @@ async function splitSizes(contents) {
     );
     const outputs = result.metafile.outputs;
     const absolute = (path) => join(process.cwd(), path);
-    const first = new Set();
-    const visit = (path) => {
-      if (first.has(path)) return;
-      first.add(path);
-      for (const next of outputs[path].imports)
-        if (next.kind === 'import-statement' && outputs[next.path]) visit(next.path);
-    };
-    visit(Object.keys(outputs).find((path) => outputs[path].entryPoint !== undefined));
+    const first = firstLoad(
+      outputs,
+      Object.keys(outputs).find((path) => outputs[path].entryPoint !== undefined),
+    );
     const sum = (paths) => paths.reduce((total, path) => total + (gzipped.get(absolute(path)) ?? 0), 0);
     return { first: sum([...first]), firstFiles: first.size, total: sum(Object.keys(outputs)), files: gzipped.size };
   } finally {

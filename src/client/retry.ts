@@ -300,7 +300,13 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
     const done = { ...context, status: answer.status, durationMs };
     if (isSuccessAnswer(answer, call.success)) {
       emit(hooks, logger, 'onResponse', done);
-      telemetry?.attemptEnded({ attempt, queuedMs, durationMs, status: answer.status, requestId: idOf(answer) });
+      telemetry?.attemptEnded({
+        attempt,
+        queuedMs,
+        durationMs,
+        status: answer.status,
+        requestId: requestIdOf(answer.headers),
+      });
       return answer;
     }
     const { answerError } = mapping ?? (await loadMapping());
@@ -312,7 +318,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       durationMs,
       status: answer.status,
       code: error.code,
-      requestId: idOf(answer),
+      requestId: requestIdOf(answer.headers),
     });
     return error;
   } catch (thrown) {
@@ -324,9 +330,4 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
     if (!(thrown instanceof ServiceError) || thrown instanceof AbortedAfterSendError) throw thrown;
     return thrown;
   }
-}
-
-/** The answer's request id, for telemetry; read only when a call is traced. */
-function idOf(answer: AnswerInfo): string | undefined {
-  return requestIdOf(answer.headers);
 }

@@ -6,18 +6,18 @@ const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x
  * header ("not shown"), so the common names are read; quote it when asking the service's support about a call.
  */
 export function requestIdFrom(headers: Readonly<Record<string, string>>): string | undefined {
-  for (const name of REQUEST_ID_HEADERS) {
-    const value = headers[name];
-    if (value !== undefined && value !== '') return value;
-  }
-  return undefined;
+  return firstRequestId((name) => headers[name]);
 }
 
 /** {@link requestIdFrom} of a `Headers` object (an answer as fetch gives it). */
 export function requestIdOf(headers: Headers): string | undefined {
+  return firstRequestId((name) => headers.get(name));
+}
+
+function firstRequestId(read: (name: string) => string | null | undefined): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
-    const value = headers.get(name);
-    if (value !== null && value !== '') return value;
+    const value = read(name);
+    if (value) return value;
   }
   return undefined;
 }

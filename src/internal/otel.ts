@@ -116,11 +116,10 @@ interface Cached<T> {
   readonly value: T;
 }
 
-/** A value made from the current registered provider, made again when the application registers another one. */
-function perProvider<P extends object, T>(current: () => P | undefined, make: (provider: P) => T): () => T | undefined {
+/** A value made from a registered provider, made again when the application registers another one. */
+function perProvider<P extends object, T>(make: (provider: P) => T): (provider: P | undefined) => T | undefined {
   let cached: Cached<T | undefined> | undefined;
-  return () => {
-    const provider = current();
+  return (provider) => {
     if (cached === undefined || cached.provider !== provider) {
       let value: T | undefined;
       try {
@@ -158,23 +157,19 @@ export interface Otel {
 export function otelReader<M>(
   makeInstruments: (meter: Meter) => M,
 ): () => (Otel & { instruments: M | undefined }) | undefined {
-  const tracerOf = perProvider(
-    () => registry()?.trace,
-    (provider) => provider.getTracer(SCOPE_NAME, __SDK_VERSION__),
+  const tracerOf = perProvider((provider: NonNullable<Registry['trace']>) =>
+    provider.getTracer(SCOPE_NAME, __SDK_VERSION__),
   );
-  const meterOf = perProvider(
-    () => registry()?.metrics,
-    (provider) => {
-      const meter = provider.getMeter(SCOPE_NAME, __SDK_VERSION__);
-      return { meter, instruments: makeInstruments(meter) };
-    },
-  );
+  const meterOf = perProvider((provider: NonNullable<Registry['metrics']>) => {
+    const meter = provider.getMeter(SCOPE_NAME, __SDK_VERSION__);
+    return { meter, instruments: makeInstruments(meter) };
+  });
   return () => {
     const found = registry();
     if (!found || (!found.trace && !found.metrics)) return undefined;
-    const metered = meterOf();
+    const metered = meterOf(found.metrics);
     return {
-      tracer: tracerOf(),
+      tracer: tracerOf(found.trace),
       meter: metered?.meter,
       instruments: metered?.instruments,
       active: () => found.context?.active() ?? ROOT,

@@ -180,17 +180,7 @@ describe('invoicing-service-sdk mock-server with --api-key and --webhook-url', (
   it('keeps the given key across restarts and posts a signed document event per generated e-way bill', async () => {
     receiver = await startReceiver();
     for (const doc of ['doc_demo_0001', 'doc_demo_0002']) {
-      const run = runCli(cli.file, [
-        'mock-server',
-        '--port',
-        '0',
-        '--api-key',
-        KEY,
-        '--webhook-url',
-        receiver.url,
-        '--webhook-secret',
-        SECRET,
-      ]);
+      const run = runCli(cli.file, relayArgs(receiver.url));
       try {
         const [, url] = await run.waitFor(/Base URL:\s+(\S+)/);
         const [, key] = await run.waitFor(/SERVICE_API_KEY=(\S+)/);
@@ -226,18 +216,7 @@ describe('invoicing-service-sdk mock-server with --api-key and --webhook-url', (
 
   it('prints the dashboard URL; the dashboard lists the relay delivery and sends it again', async () => {
     receiver = await startReceiver();
-    const run = runCli(cli.file, [
-      'mock-server',
-      '--port',
-      '0',
-      '--quiet',
-      '--api-key',
-      KEY,
-      '--webhook-url',
-      receiver.url,
-      '--webhook-secret',
-      SECRET,
-    ]);
+    const run = runCli(cli.file, relayArgs(receiver.url, '--quiet'));
     try {
       const [, url] = await run.waitFor(/Base URL:\s+(\S+)/);
       const [, dashboard] = await run.waitFor(/Dashboard:\s+(http:\/\/127\.0\.0\.1:\d+\/)\s/);
@@ -333,3 +312,8 @@ describe('invoicing-service-sdk mock-server with --api-key and --webhook-url', (
     expect(run.stderr()).toMatch(/--webhook-url needs the webhook secret/);
   });
 });
+
+/** `mock-server` on a free port with the test key, relaying signed webhooks to `url`. */
+function relayArgs(url: string, ...extra: string[]): string[] {
+  return ['mock-server', '--port', '0', ...extra, '--api-key', KEY, '--webhook-url', url, '--webhook-secret', SECRET];
+}
