@@ -17,6 +17,12 @@ export interface Credential {
   readonly key: string;
 }
 
+/** The rate-limit budget of one attempt, and the key to send when it was read to find the budget. */
+export interface Slot {
+  readonly keyId: string;
+  readonly credential?: Credential | undefined;
+}
+
 /** Why a key is unusable, or `undefined`. The key itself is never quoted. */
 export function keyProblem(key: unknown): string | undefined {
   if (typeof key !== 'string') return `must be a string; got ${describeType(key)} (the value is not shown)`;
@@ -36,6 +42,8 @@ export class Credentials {
   readonly #source: ApiKeySource;
   readonly #budget: string | undefined;
   #fixed: Credential | undefined;
+  #fixedSlot: Slot | undefined;
+  #deriving: Promise<Credential> | undefined;
   #budgetId: string | undefined;
 
   constructor(source: ApiKeySource, rateLimitKey: string | undefined) {
@@ -53,8 +61,8 @@ export class Credentials {
    * the slot is granted ({@link Credentials.read}), so a call queued behind others sends the key current when it
    * leaves. Without it the budget is the key, which is read now and returned for the attempt to send.
    */
-  async slot(): Promise<{ keyId: string; credential?: Credential | undefined }> {
-    if (this.#fixed) return { keyId: this.#fixed.keyId, credential: this.#fixed };
+  async slot(): Promise<Slot> {
+    if (this.#fixedSlot) return this.#fixedSlot;
     if (this.#budget !== undefined) {
       this.#budgetId ??= await rateLimitKeyId(`budget:${this.#budget}`);
       return { keyId: this.#budgetId };
@@ -64,38 +72,59 @@ export class Credentials {
   }
 
   /**
+   * The slot of a fixed key once it is derived, without a turn of the event loop: what nearly every call of a client
+   * uses. `undefined` until the first call derived it, and always for a key function.
+   */
+  get fixedSlot(): Slot | undefined {
+    return this.#fixedSlot;
+  }
+
+  /**
    * A short label of the budget for telemetry: the first 8 hex digits of its id (never the key), or `'key-function'`
    * for a key function without `rateLimitKey` (whose budget is whatever key it returns; not read for a label).
    */
   async label(): Promise<string> {
     if (typeof this.#source === 'function' && this.#budget === undefined) return 'key-function';
-    return (await this.slot()).keyId.slice(0, 8);
+    return (this.#fixedSlot ?? (await this.slot())).keyId.slice(0, 8);
   }
 
   /** The credential of the next attempt. Rejects with a `TypeError` (without the key) when the function's key is unusable. */
-  async read(): Promise<Credential> {
+  read(): Promise<Credential> {
     const source = this.#source;
-    if (this.#fixed) return this.#fixed;
+    if (this.#fixed) return Promise.resolve(this.#fixed);
+    // A fixed key is derived once: the calls made before the first derivation ended share it (30,000 calls fired at
+    // once by a multi-tenant platform would otherwise hash and wrap the same key 30,000 times).
+    if (typeof source === 'string') {
+      this.#deriving ??= this.#derive(source).then((made) => {
+        this.#fixed = made;
+        this.#fixedSlot = { keyId: made.keyId, credential: made };
+        return made;
+      });
+      return this.#deriving;
+    }
+    return this.#readFunction(source);
+  }
+
+  async #readFunction(source: () => string | Promise<string>): Promise<Credential> {
     let key: unknown;
-    if (typeof source === 'string') key = source;
-    else {
-      try {
-        key = await source();
-      } catch (error) {
-        throw new TypeError('apiKey: the key function threw or rejected (see cause)', { cause: error });
-      }
+    try {
+      key = await source();
+    } catch (error) {
+      throw new TypeError('apiKey: the key function threw or rejected (see cause)', { cause: error });
     }
     const problem = keyProblem(key);
     if (problem) throw new TypeError(`apiKey: the key function's result ${problem}`);
-    const trimmed = (key as string).trim();
+    return this.#derive(key as string);
+  }
+
+  async #derive(key: string): Promise<Credential> {
+    const trimmed = key.trim();
     this.#budgetId ??= this.#budget === undefined ? undefined : await rateLimitKeyId(`budget:${this.#budget}`);
-    const made: Credential = {
+    return {
       authorization: `Bearer ${trimmed}`,
       keyId: this.#budgetId ?? (await rateLimitKeyId(trimmed)),
       redact: redactor(trimmed),
       key: trimmed,
     };
-    if (typeof source === 'string') this.#fixed = made;
-    return made;
   }
 }

@@ -108,8 +108,8 @@ export const defaultRetryPolicy: RetryPolicy = ({ error, attempt, retryWhenMaybe
 export interface Sender {
   /** The ky instance every client shares. */
   readonly http: KyInstance;
-  /** The client's own headers (`User-Agent`, `Accept`, the `headers` option), sent with every attempt. */
-  readonly headers: Headers;
+  /** The client's own headers (`User-Agent`, `Accept`, the `headers` option), lower-case names, sent with every attempt. */
+  readonly headers: Readonly<Record<string, string>>;
   readonly fetch: typeof globalThis.fetch;
   /** Whether `fetch` is the runtime's own (no `fetch` option): an undici instrumentation then sees its requests. */
   readonly runtimeFetch: boolean;
@@ -146,18 +146,21 @@ const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']
 
 /**
  * The headers of one attempt: the client's, then the call's, then the key (which nothing can override), the body's
- * type, and the trace context (unless the call set its own `traceparent`).
+ * type, and the trace context (unless the call set its own `traceparent`). A plain object with lower-case names, so a
+ * header spelt in another case replaces the one before it, as in a `Headers`; ky merges plain objects without building
+ * `Headers` of its own twice more for each request.
  */
 function attemptHeaders(
   sender: Sender,
   call: Call,
   credential: Credential,
   telemetry: CallTelemetry | undefined,
-): Headers {
-  const headers = new Headers(sender.headers);
-  if (call.headers) for (const name in call.headers) headers.set(name, call.headers[name] as string);
-  headers.set('Authorization', credential.authorization);
-  if (call.body !== undefined) headers.set('Content-Type', 'application/json');
+): Record<string, string> {
+  // No prototype: a header named `__proto__` is a header like any other.
+  const headers: Record<string, string> = Object.assign(Object.create(null), sender.headers);
+  if (call.headers) for (const name in call.headers) headers[name.toLowerCase()] = call.headers[name] as string;
+  headers.authorization = credential.authorization;
+  if (call.body !== undefined) headers['content-type'] = 'application/json';
   telemetry?.inject(headers, sender.runtimeFetch);
   return headers;
 }
@@ -177,13 +180,11 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
   let lastStatus: number | undefined;
   let attempts = 0;
   try {
-    telemetry = startCall({
-      method: call.method,
-      route: call.route,
-      url: call.url,
-      docHashId: call.docHashId,
-      budgetHash: await sender.credentials.label(),
-    });
+    const starting = startCall(
+      { method: call.method, route: call.route, url: call.url, docHashId: call.docHashId },
+      () => sender.credentials.label(),
+    );
+    if (starting) telemetry = await starting;
     // A key read anew after a refusal (a rotation): the next attempt sends it without reading once more.
     let rotated: Credential | undefined;
     let rotationTried = false;
@@ -249,9 +250,10 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
   const { signal } = call;
   let release: ReleaseSlot | undefined;
   const queuedSince = performance.now();
+  // A fixed key's slot is known after the client's first call: no turn of the event loop before the limiter.
   const budget = state.rotated
     ? { keyId: state.rotated.keyId, credential: state.rotated }
-    : await sender.credentials.slot();
+    : (sender.credentials.fixedSlot ?? (await sender.credentials.slot()));
   try {
     const granted = await limiter.acquire(budget.keyId, signal);
     release = typeof granted === 'function' ? granted : undefined;

@@ -78,7 +78,7 @@ export class ServiceClient {
   readonly #credentials: Credentials;
   readonly #options: ResolvedOptions;
   /** The headers of every request but the key; the ky instance that sends them is made on the first send. */
-  readonly #headers: Headers;
+  readonly #headers: Readonly<Record<string, string>>;
   #senderMade: Sender | undefined;
   /** The client's `fetch` option, or the global fetch looked up at each call (so msw and other patches apply). */
   readonly #fetch: typeof globalThis.fetch;
@@ -102,7 +102,8 @@ export class ServiceClient {
     headers.delete('Authorization');
     headers.delete('Content-Type');
     headers.set('Accept', 'application/json');
-    this.#headers = headers;
+    // Kept as a plain object with lower-case names (what `Headers` iterates): each attempt copies it.
+    this.#headers = Object.freeze(Object.fromEntries(headers));
     this.#fetch = resolved.fetch ?? ((resource, init) => globalThis.fetch(resource, init));
   }
 

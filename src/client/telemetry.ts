@@ -70,7 +70,7 @@ export interface CallTelemetry {
    * not when the call set its own, nor when `runtimeFetch` requests are instrumented (that instrumentation adds its
    * HTTP span's, and a second value would make the header invalid).
    */
-  inject(headers: Headers, runtimeFetch: boolean): void;
+  inject(headers: Record<string, string>, runtimeFetch: boolean): void;
   /** One attempt ended (success or not). */
   attemptEnded(end: AttemptEnd): void;
   /** The call will try again after `delayMs`, because of `reason` (an SDK error code). */
@@ -112,10 +112,20 @@ const registered = /* @__PURE__ */ otelReader(
 
 type Registered = NonNullable<ReturnType<typeof registered>>;
 
-/** The telemetry of a call, or `undefined` when there is nothing to record to (no provider registered). */
-export function startCall(start: CallStart): CallTelemetry | undefined {
+/**
+ * The telemetry of a call, or `undefined` at once when there is nothing to record to (no provider registered): the
+ * budget's label is then not even computed, and the call takes no extra turn of the event loop.
+ */
+export function startCall(
+  start: Omit<CallStart, 'budgetHash'>,
+  budgetHash: () => Promise<string>,
+): Promise<CallTelemetry | undefined> | undefined {
   const otel = registered();
   if (!otel) return undefined;
+  return budgetHash().then((hash) => begin(otel, { ...start, budgetHash: hash }));
+}
+
+function begin(otel: Registered, start: CallStart): CallTelemetry | undefined {
   try {
     const url = new URL(start.url);
     const port = url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port);
@@ -171,8 +181,8 @@ class OtelCall implements CallTelemetry {
     return this.#span ? this.#otel.run(this.#context, send) : send();
   }
 
-  inject(headers: Headers, runtimeFetch: boolean): void {
-    if (!this.#span || headers.has('traceparent') || (runtimeFetch && fetchInstrumented())) return;
+  inject(headers: Record<string, string>, runtimeFetch: boolean): void {
+    if (!this.#span || headers.traceparent !== undefined || (runtimeFetch && fetchInstrumented())) return;
     safely(() => this.#otel.inject(this.#context, headers));
   }
 

@@ -72,7 +72,7 @@ export interface AttemptInput {
   /** The JSON body, or `undefined` for none. */
   readonly body: string | undefined;
   /** This attempt's own headers (the key as read for it, the call's headers); the client's are on the ky instance. */
-  readonly headers: Headers;
+  readonly headers: Readonly<Record<string, string>>;
   readonly timeout: number | false;
   readonly signal: AbortSignal | undefined;
   readonly request: RequestSummary;

@@ -147,7 +147,7 @@ export interface Otel {
   /** Runs `fn` with `context` active (directly, without a context manager). */
   run<T>(context: OtelContext, fn: () => T): T;
   /** Adds the trace context of `context` to `headers`, through the registered propagator. */
-  inject(context: OtelContext, headers: Headers): void;
+  inject(context: OtelContext, headers: Record<string, string>): void;
 }
 
 /**
@@ -177,7 +177,9 @@ export function otelReader<M>(
       run: (context, fn) => runWith(found, context, fn),
       inject: (context, headers) =>
         found.propagation?.inject(context, headers, {
-          set: (carrier, key, value) => (carrier as Headers).set(key, value),
+          set: (carrier, key, value) => {
+            (carrier as Record<string, string>)[key.toLowerCase()] = value;
+          },
         }),
     };
   };
