@@ -41,6 +41,17 @@ export const SUCCESS_BODY = JSON.stringify({ success: true, message: 'E-way bill
 export const stubFetch = async () =>
   new Response(SUCCESS_BODY, { status: 200, headers: { 'content-type': 'application/json' } });
 
+/**
+ * The stub fetch that reads its request as the runtime's fetch does: Node's fetch (undici) builds a `Request` from
+ * its arguments (the URL parsed, the headers checked, the body made a stream) before anything is written. The plain
+ * stub skips that, so a client that builds its `Request` itself (as ky does) pays for it and a bare `fetch(url, init)`
+ * does not; with this one both pay what a real fetch makes every caller pay.
+ */
+export const requestStubFetch = async (input, init) => {
+  if (input !== undefined) new Request(input, init);
+  return stubFetch();
+};
+
 /** A rate limiter that lets every request start at once: measures the client's own work, not its waiting. */
 export const noWaitLimiter = { acquire: async () => undefined };
 

@@ -4,7 +4,18 @@
 // Prints {phase:'work'} when every call has settled (wall, peak RSS, heap after GC, bytes allocated on the JS heap per
 // call and time in GC while the calls ran), then waits IDLE_MS without
 // another call and prints {phase:'idle'} with the heap after GC. Nothing is kept referenced after the work.
-import { check, heapAfterGc, model, report, startAllocation, stubFetch } from './fixture.mjs';
+import {
+  check,
+  heapAfterGc,
+  model,
+  stubFetch as plainStub,
+  report,
+  requestStubFetch,
+  startAllocation,
+} from './fixture.mjs';
+
+// FETCH=request: the stub builds the Request a real fetch builds from its arguments (see fixture.mjs).
+const stubFetch = process.env.FETCH === 'request' ? requestStubFetch : plainStub;
 
 const MODE = process.env.MODE;
 const KEYS = Number(process.env.KEYS ?? 10_000);

@@ -243,6 +243,9 @@ interface AttemptState {
   readonly at: { queuedMs: number; credential: Credential | undefined };
 }
 
+const RATE_LIMITED: SlotOutcome = Object.freeze({ rateLimited: true });
+const ANSWERED: SlotOutcome = Object.freeze({ rateLimited: false });
+
 /** One attempt: its rate-limit slot, hooks and telemetry. Resolves to the success answer or the attempt's error. */
 async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promise<AnswerInfo | Error> {
   const { request, attempt, telemetry } = state;
@@ -291,13 +294,14 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       onLeaving: release?.leaving,
     });
   try {
-    // The slot is released once the answer is read or the attempt failed: the limiter may space from it.
-    const answer = await (telemetry ? telemetry.active(send) : send())
-      .then((received) => {
-        outcome = { rateLimited: received.status === 429 };
-        return received;
-      })
-      .finally(() => release?.(outcome));
+    let answer: AnswerInfo;
+    try {
+      answer = await (telemetry ? telemetry.active(send) : send());
+      outcome = answer.status === 429 ? RATE_LIMITED : ANSWERED;
+    } finally {
+      // The slot is released once the answer is read or the attempt failed: the limiter may space from it.
+      release?.(outcome);
+    }
     const durationMs = Math.round(performance.now() - started);
     const done = { ...context, status: answer.status, durationMs };
     if (isSuccessAnswer(answer, call.success)) {

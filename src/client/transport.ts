@@ -22,19 +22,19 @@ async function readCapped(response: Response, aborted: Promise<never>): Promise<
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await raceAbort(reader.read(), aborted).catch((error: unknown) => {
-      reader.cancel().catch(() => {});
-      throw error;
-    });
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size >= MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      break;
+  try {
+    for (;;) {
+      const { done, value } = await raceAbort(reader.read(), aborted);
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+      if (size >= MAX_BODY_BYTES) break;
     }
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw error;
   }
+  if (size >= MAX_BODY_BYTES) await reader.cancel().catch(() => {});
   const first = chunks[0];
   // The usual answer is one small chunk: decoded as it is, without a copy.
   if (chunks.length === 1 && first && size < MAX_BODY_BYTES) return UTF8.decode(first);
