@@ -132,16 +132,14 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
     return raceAbort(input.fetch(resource, { ...init, signal: attempt.signal }), aborted);
   };
   try {
-    const response = await raceAbort(
-      input.ky(input.url, {
-        method: input.method,
-        body: input.body,
-        headers: input.headers,
-        fetch: sendingFetch,
-        redirect: 'manual',
-      }),
-      aborted,
-    );
+    // Not raced itself: with no retry, timeout or hooks of ky's, only its fetch can keep it waiting, and that is raced.
+    const response = await input.ky(input.url, {
+      method: input.method,
+      body: input.body,
+      headers: input.headers,
+      fetch: sendingFetch,
+      redirect: 'manual',
+    });
     const bodyText = await readCapped(response, aborted);
     return {
       status: response.status,
