@@ -1,7 +1,8 @@
 // Measure 3: BENCH_KEYS keys × 3 calls with a stub fetch, the SDK against bare p-throttle per key, each in a fresh
 // process: wall time, peak RSS, JS heap allocated per call and time in GC, heap after GC, and heap after BENCH_IDLE_MS
 // idle (no further call) then GC; and (bench/workers/keys-held.mjs) the heap each call retains while in flight.
-// p-throttle runs first; the SDK starts when p-throttle's calls are done, so their idle waits overlap.
+// p-throttle runs first; the SDK starts when p-throttle's calls are done, so their idle waits overlap. Then the three
+// again (no idle wait) with FETCH=request: a stub that builds its Request as a real fetch does.
 import { envNumber, fixed, KiB, MiB, row, runWorker, startWorker } from './common.mjs';
 
 export const title = 'many keys × 3 calls, stub fetch: SDK vs bare p-throttle per key';
@@ -26,6 +27,15 @@ export async function run() {
   const sdkHeld = await runWorker('keys-held.mjs', { env: { ...heldEnv, MODE: 'sdk' } });
   const [bareIdle, sdkIdle] = await Promise.all([bare.next(), sdk.next()]);
   await Promise.all([bare.done(), sdk.done()]);
+  // The same three, with a stub that builds the Request a real fetch builds from its arguments (fixture.mjs): the plain
+  // stub lets a bare `fetch(url, init)` skip that work, which no runtime's fetch does.
+  const real = {};
+  for (const mode of ['pthrottle', 'ky', 'sdk']) {
+    const worker = startWorker('keys.mjs', { env: { ...env, MODE: mode, FETCH: 'request', IDLE_MS: 0 } });
+    real[mode] = await worker.next();
+    await worker.next();
+    await worker.done();
+  }
 
   const mib = (bytes) => `${MiB(bytes).toFixed(0)} MiB`;
   const delta = (bytes) => `${bytes >= 0 ? '+' : ''}${MiB(bytes).toFixed(1)} MiB`;
@@ -82,6 +92,18 @@ export async function run() {
       `p-throttle ${delta(bareIdle.heapAfterIdle - bareIdle.heapStart)}`,
       `start ± ${idleRoom.toFixed(0)} MiB`,
       Math.abs(idleGrowth) <= idleRoom * 1024 * 1024,
+    ),
+    row(
+      '  with a stub fetch that builds its Request, as a real fetch does: the SDK',
+      `${(real.sdk.wallMs / 1000).toFixed(2)} s = ${fixed(2)(real.sdk.wallMs / real.pthrottle.wallMs)}× p-throttle; ${mib(real.sdk.peakRss)} = ${fixed(2)(real.sdk.peakRss / real.pthrottle.peakRss)}×`,
+      `p-throttle ${(real.pthrottle.wallMs / 1000).toFixed(2)} s, ${mib(real.pthrottle.peakRss)}; the SDK ${fixed(2)(real.sdk.wallMs / real.ky.wallMs)}× the wall time, ${fixed(2)(real.sdk.peakRss / real.ky.peakRss)}× the RSS of p-throttle + ky`,
+      undefined,
+    ),
+    row(
+      '  … p-throttle per key with the POST through ky',
+      `${(real.ky.wallMs / 1000).toFixed(2)} s = ${fixed(2)(real.ky.wallMs / real.pthrottle.wallMs)}× p-throttle; ${mib(real.ky.peakRss)} = ${fixed(2)(real.ky.peakRss / real.pthrottle.peakRss)}×`,
+      'ky builds a Request and the fetch builds another from it',
+      undefined,
     ),
   ];
 }
