@@ -1,7 +1,7 @@
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import type { EwayBillModel } from '../model/schemas.js';
 import { RULES } from './preflight-rules.js';
-import { type LooseModel, type PreflightRule, RULES_ORDER } from './preflight-types.js';
+import { type LooseModel, type PreflightRule, type Report, RULES_ORDER } from './preflight-types.js';
 
 export { PREFLIGHT_MODES, type PreflightMode } from './preflight-modes.js';
 
@@ -68,13 +68,14 @@ export function preflightEwayBill(model: EwayBillModel, context: PreflightContex
   const findings: PreflightFinding[] = [];
   const source = (typeof model === 'object' && model !== null ? model : {}) as LooseModel;
   const docHashId = typeof context?.docHashId === 'string' ? { docHashId: context.docHashId } : {};
-  for (const rule of RULES_ORDER) {
-    const definition = RULES[rule];
-    definition.check(source, (path, text, codes = definition.portalCodes) => {
-      const message = text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}…` : text;
-      findings.push({ rule, field: path.join('.'), path, message, portalCodes: codes, ...docHashId });
-    });
-  }
+  // One report function for every rule (not a closure per rule per call): `rule` is the rule being checked.
+  let rule: PreflightRule = RULES_ORDER[0] as PreflightRule;
+  const report: Report = (path, text, codes) => {
+    const message = text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}…` : text;
+    const portalCodes = codes ?? RULES[rule].portalCodes;
+    findings.push({ rule, field: path.join('.'), path, message, portalCodes, ...docHashId });
+  };
+  for (rule of RULES_ORDER) RULES[rule].check(source, report);
   return findings;
 }
 

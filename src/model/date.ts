@@ -9,10 +9,14 @@ const DATE_PATTERN = /^(\d{2})-(\d{2})-(\d{4})$/;
 export function isServiceDate(value: string): boolean {
   const match = DATE_PATTERN.exec(value);
   if (!match) return false;
-  const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const day = Number(match[1]);
+  const month = Number(match[2]);
+  const year = Number(match[3]);
   if (month < 1 || month > 12 || day < 1 || year < 1) return false;
-  // Day 0 of the next month is the last day of this one (UTC, so no time zone can shift it).
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  // The Gregorian calendar's month lengths, counted without a Date: this runs for every date of every call.
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysInMonth =
+    month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   return day <= daysInMonth;
 }
 

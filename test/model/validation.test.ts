@@ -207,6 +207,21 @@ describe('dates', () => {
     expect(isServiceDate('31-04-2026')).toBe(false);
   });
 
+  it('agrees with the calendar of Date on every day 28–32 of every month of 1899–2101 (1900, 2000 and 2100 included)', () => {
+    const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+    let checked = 0;
+    for (let year = 1899; year <= 2101; year++) {
+      for (let month = 1; month <= 12; month++) {
+        const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+        for (let day = 28; day <= 32; day++) {
+          expect(isServiceDate(`${pad(day)}-${pad(month)}-${year}`), `${day}-${month}-${year}`).toBe(day <= last);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(203 * 12 * 5);
+  });
+
   it('formats a Date as the calendar day in India', () => {
     expect(formatServiceDate(new Date('2026-11-21T18:29:59Z'))).toBe('21-11-2026');
     expect(formatServiceDate(new Date('2026-11-21T18:30:00Z'))).toBe('22-11-2026');
