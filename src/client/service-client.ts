@@ -158,7 +158,7 @@ export class ServiceClient {
     const text = typeof message === 'string' ? message : '';
     const ewayBillNumber = ewayBillNumberIn(text);
     const result = ewayBillNumber ? { success: true, message: text, ewayBillNumber } : { success: true, message: text };
-    return withMeta(result as EwayBillResult, answer.meta);
+    return withMeta(result as EwayBillResult, metaOfAnswer(answer));
   }
 
   /**
@@ -197,23 +197,29 @@ export class ServiceClient {
       callOptions,
     );
     const data = answer.json;
-    if (!schema) return withMeta(data as T, answer.meta);
+    const meta = metaOfAnswer(answer);
+    if (!schema) return withMeta(data as T, meta);
     const checked = await schema['~standard'].validate(data);
     if (checked.issues) {
       throw new UnexpectedResponseError({
         status: answer.status,
         message: `The service's answer to ${method} ${path} does not match the schema given`,
         body: data,
-        headers: { ...answer.meta.headers },
+        headers: { ...meta.headers },
         request: answer.request,
         issues: schemaIssues(checked),
       });
     }
-    return withMeta(checked.value as T, answer.meta);
+    return withMeta(checked.value as T, meta);
   }
 
-  /** The one send path of every call: the URL, the per-call options, the retry loop, the answer's metadata. */
-  async #send(what: SendWhat, options: RequestOptions): Promise<AnswerInfo & { readonly meta: ResponseMeta }> {
+  /**
+   * The one send path of every call: the URL, the per-call options, the retry loop. Not an async function itself: a
+   * call queued for its key's slot holds one suspended frame fewer, and the answer is not copied to add its metadata.
+   * The callers await the retry loop's own promise, so an error's stack still reaches the partner's code
+   * (test/client/error-stack.test.ts).
+   */
+  #send(what: SendWhat, options: RequestOptions): Promise<AnswerInfo> {
     const call: Call = {
       method: what.method,
       url: what.url ?? resolvePath(this.#options.baseUrl, what.path, what.query),
@@ -227,8 +233,12 @@ export class ServiceClient {
       retryWhenMaybeSent: options.retryWhenMaybeSent === true,
       success: what.success,
     };
-    const answer = await sendWithRetries(this.#senderMade ?? (await this.#sender()), call);
-    return { ...answer, meta: responseMeta(answer, answer.redact?.text ?? String) };
+    return this.#senderMade ? sendWithRetries(this.#senderMade, call) : this.#sendFirst(call);
+  }
+
+  /** The calls made before the client's first send was ready (ky is imported then): they wait for it. */
+  async #sendFirst(call: Call): Promise<AnswerInfo> {
+    return await sendWithRetries(await this.#sender(), call);
   }
 
   /**
@@ -325,6 +335,11 @@ export class ServiceClient {
     const { baseUrl, timeout, maxRetries } = this.#options;
     return { baseUrl, apiKey: '[redacted]', timeout, maxRetries };
   }
+}
+
+/** The status, headers and request id of an answer, its headers with the key redacted. */
+function metaOfAnswer(answer: AnswerInfo): ResponseMeta {
+  return responseMeta(answer, answer.redact?.text ?? String);
 }
 
 let kyLoading: Promise<KyInstance> | undefined;
