@@ -1,6 +1,6 @@
 import { describeType } from '../internal/describe.js';
 import { type Redactor, redactor } from '../internal/redact.js';
-import { rateLimitKeyId } from '../throttle/rate-limiter.js';
+import { rateLimitKeyId, rateLimitKeyIdNow } from '../throttle/rate-limiter.js';
 
 /** An API key, or a function that returns the current one (read before each attempt, so a rotated key is picked up). */
 export type ApiKeySource = string | (() => string | Promise<string>);
@@ -21,6 +21,10 @@ export interface Credential {
 export interface Slot {
   readonly keyId: string;
   readonly credential?: Credential | undefined;
+}
+
+function credentialOf(key: string, keyId: string): Credential {
+  return { authorization: `Bearer ${key}`, keyId, redact: redactor(key), key };
 }
 
 /** Why a key is unusable, or `undefined`. The key itself is never quoted. */
@@ -49,6 +53,13 @@ export class Credentials {
   constructor(source: ApiKeySource, rateLimitKey: string | undefined) {
     this.#source = source;
     this.#budget = rateLimitKey;
+    // A fixed key is derived now where hashing is synchronous (Node, Bun, Deno): every call of the client then reaches
+    // the limiter in the turn it was made, in call order. Elsewhere (Web Crypto) the first calls wait for it.
+    if (typeof source === 'string') {
+      const trimmed = source.trim();
+      const keyId = rateLimitKeyIdNow(rateLimitKey === undefined ? trimmed : `budget:${rateLimitKey}`);
+      if (keyId !== undefined) this.#fix(credentialOf(trimmed, keyId));
+    }
   }
 
   /** Whether the key is read anew for each attempt (a function), so a refused key may have been rotated meanwhile. */
@@ -95,11 +106,14 @@ export class Credentials {
     // A fixed key is derived once: the calls made before the first derivation ended share it (30,000 calls fired at
     // once by a multi-tenant platform would otherwise hash and wrap the same key 30,000 times).
     if (typeof source === 'string') {
-      this.#deriving ??= this.#derive(source).then((made) => {
-        this.#fixed = made;
-        this.#fixedSlot = { keyId: made.keyId, credential: made };
-        return made;
-      });
+      this.#deriving ??= this.#derive(source).then(
+        (made) => this.#fix(made),
+        (error: unknown) => {
+          // A hash that failed once (Web Crypto refusing, say) is tried again by the next call, not kept for ever.
+          this.#deriving = undefined;
+          throw error;
+        },
+      );
       return this.#deriving;
     }
     return this.#readFunction(source);
@@ -117,14 +131,15 @@ export class Credentials {
     return this.#derive(key as string);
   }
 
+  #fix(made: Credential): Credential {
+    this.#fixed = made;
+    this.#fixedSlot = { keyId: made.keyId, credential: made };
+    return made;
+  }
+
   async #derive(key: string): Promise<Credential> {
     const trimmed = key.trim();
     this.#budgetId ??= this.#budget === undefined ? undefined : await rateLimitKeyId(`budget:${this.#budget}`);
-    return {
-      authorization: `Bearer ${trimmed}`,
-      keyId: this.#budgetId ?? (await rateLimitKeyId(trimmed)),
-      redact: redactor(trimmed),
-      key: trimmed,
-    };
+    return credentialOf(trimmed, this.#budgetId ?? (await rateLimitKeyId(trimmed)));
   }
 }

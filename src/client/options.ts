@@ -6,6 +6,7 @@ import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { type ApiKeySource, keyProblem } from './credentials.js';
 import type { ClientHooks, Logger } from './events.js';
 import { checkLogLevel, levelledLogger } from './log-level.js';
+import { isProtoHeaderName } from './request-input.js';
 import { isBrowserLike, readEnv } from './runtime.js';
 
 /** Options of `new ServiceClient(options)`. */
@@ -203,6 +204,8 @@ function checkShapes(options: ServiceClientOptions): void {
     if (!isObject(headers) || Object.values(headers).some((v) => typeof v !== 'string')) {
       throw new TypeError('headers must be an object of header names to string values');
     }
+    const proto = Object.keys(headers).find(isProtoHeaderName);
+    if (proto !== undefined) throw new TypeError(`headers cannot hold a header named ${proto}: fetch would drop it`);
   }
   if (rateLimiter !== undefined && !(isObject(rateLimiter) && typeof rateLimiter.acquire === 'function')) {
     throw new TypeError('rateLimiter must be an object with an acquire(keyId, signal) method');

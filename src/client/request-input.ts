@@ -13,6 +13,15 @@ export type QueryValue = string | number | boolean | undefined | readonly (strin
 /** The headers only the SDK sets: the key, and the JSON it sends and expects. */
 const OWNED_HEADERS = new Set(['authorization', 'content-type', 'accept']);
 
+/**
+ * Whether a header name cannot be sent as given: `__proto__` (in any case) is a valid HTTP token, but the fetch
+ * implementations read a headers object through plain assignment, where it sets the prototype instead and the header
+ * is silently lost. Refused with a `TypeError` rather than dropped.
+ */
+export function isProtoHeaderName(name: string): boolean {
+  return name.toLowerCase() === '__proto__';
+}
+
 /** `.` or `..` as a path segment, also percent-encoded (`%2e`, `.%2E`), which URL parsers resolve as navigation. */
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
@@ -79,6 +88,9 @@ export function checkHeaders(headers: unknown): Readonly<Record<string, string>>
   for (const [name, value] of Object.entries(headers)) {
     if (typeof value !== 'string') {
       throw new TypeError(`request: options.headers.${name} must be a string; got ${describeType(value)}`);
+    }
+    if (isProtoHeaderName(name)) {
+      throw new TypeError(`request: options.headers cannot hold a header named ${name}: fetch would drop it`);
     }
     if (OWNED_HEADERS.has(name.toLowerCase())) {
       throw new TypeError(

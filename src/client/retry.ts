@@ -21,6 +21,7 @@ import {
   withEarlierSend,
 } from '../errors/transport-errors.js';
 import { abortableDelay, abortError } from '../internal/abort.js';
+import { callUserCallback } from '../internal/callback.js';
 import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
 import type { Credential, Credentials } from './credentials.js';
 import { type ClientHooks, emit, type Logger } from './events.js';
@@ -243,9 +244,6 @@ interface AttemptState {
   readonly at: { queuedMs: number; credential: Credential | undefined };
 }
 
-const RATE_LIMITED: SlotOutcome = Object.freeze({ rateLimited: true });
-const ANSWERED: SlotOutcome = Object.freeze({ rateLimited: false });
-
 /** One attempt: its rate-limit slot, hooks and telemetry. Resolves to the success answer or the attempt's error. */
 async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promise<AnswerInfo | Error> {
   const { request, attempt, telemetry } = state;
@@ -270,7 +268,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
     credential = budget.credential ?? (await sender.credentials.read());
   } catch (error) {
     // The slot was not used: nothing was sent.
-    release?.();
+    if (release) callUserCallback('rateLimiter release', release, [], logger ?? console);
     throw error;
   }
   state.at.credential = credential;
@@ -289,7 +287,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       timeout: call.timeout,
       signal,
       request,
-      scrub: credential.redact.text,
+      redact: credential.redact,
       onSent: release?.sent,
       onLeaving: release?.leaving,
     });
@@ -297,10 +295,11 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
     let answer: AnswerInfo;
     try {
       answer = await (telemetry ? telemetry.active(send) : send());
-      outcome = answer.status === 429 ? RATE_LIMITED : ANSWERED;
+      outcome = { rateLimited: answer.status === 429 };
     } finally {
-      // The slot is released once the answer is read or the attempt failed: the limiter may space from it.
-      release?.(outcome);
+      // The slot is released once the answer is read or the attempt failed: the limiter may space from it. A limiter
+      // (a partner's own) that throws here is reported; it cannot change what the service answered.
+      if (release) callUserCallback('rateLimiter release', release, [outcome], logger ?? console);
     }
     const durationMs = Math.round(performance.now() - started);
     const done = { ...context, status: answer.status, durationMs };
@@ -316,7 +315,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       return answer;
     }
     const { answerError } = mapping ?? (await loadMapping());
-    const error = answerError({ ...answer, redact: credential.redact });
+    const error = answerError(answer);
     emit(hooks, logger, 'onResponse', { ...done, code: error.code, serviceErrorCode: error.errorCode });
     telemetry?.attemptEnded({
       attempt,

@@ -80,6 +80,8 @@ export class ServiceClient {
   /** The headers of every request but the key; the ky instance that sends them is made on the first send. */
   readonly #headers: Readonly<Record<string, string>>;
   #senderMade: Sender | undefined;
+  /** Calls waiting for ky to load; while any waits, later calls wait behind them, so a key's calls keep their order. */
+  #startingUp = 0;
   /** The client's `fetch` option, or the global fetch looked up at each call (so msw and other patches apply). */
   readonly #fetch: typeof globalThis.fetch;
   readonly #limiter: RateLimiter;
@@ -233,12 +235,26 @@ export class ServiceClient {
       retryWhenMaybeSent: options.retryWhenMaybeSent === true,
       success: what.success,
     };
-    return this.#senderMade ? sendWithRetries(this.#senderMade, call) : this.#sendFirst(call);
+    if (this.#startingUp === 0) {
+      const sender = this.#senderMade ?? (kyInstance ? this.#sender(kyInstance) : undefined);
+      if (sender) return sendWithRetries(sender, call);
+    }
+    return this.#sendFirst(call);
   }
 
-  /** The calls made before the client's first send was ready (ky is imported then): they wait for it. */
+  /**
+   * The calls made before ky was loaded, and those made while any of them still waits: all wait for the same import,
+   * so they reach the rate limiter in the order they were made.
+   */
   async #sendFirst(call: Call): Promise<AnswerInfo> {
-    return await sendWithRetries(await this.#sender(), call);
+    this.#startingUp++;
+    let sender: Sender;
+    try {
+      sender = this.#sender(await loadKy());
+    } finally {
+      this.#startingUp--;
+    }
+    return await sendWithRetries(sender, call);
   }
 
   /**
@@ -312,10 +328,8 @@ export class ServiceClient {
     }
   }
 
-  /** The retry loop's view of this client, made on the first send (ky is imported then; see {@link loadKy}). */
-  async #sender(): Promise<Sender> {
-    if (this.#senderMade) return this.#senderMade;
-    const http = await loadKy();
+  /** The retry loop's view of this client, made on its first send (ky is imported then; see {@link loadKy}). */
+  #sender(http: KyInstance): Sender {
     this.#senderMade ??= {
       http,
       headers: this.#headers,
@@ -343,6 +357,8 @@ function metaOfAnswer(answer: AnswerInfo): ResponseMeta {
 }
 
 let kyLoading: Promise<KyInstance> | undefined;
+/** The shared ky instance once loaded: a new client's first call then sends without waiting a turn. */
+let kyInstance: KyInstance | undefined;
 
 /**
  * ky, imported on the first send rather than with the SDK: ky touches `Request` and `ReadableStream` when it loads,
@@ -353,9 +369,10 @@ let kyLoading: Promise<KyInstance> | undefined;
 function loadKy(): Promise<KyInstance> {
   // One ky instance for every client (10,000 clients of a multi-tenant platform hold no ky instance each): a client's
   // own headers go with each attempt's (src/client/retry.ts), the fetch and the signal with each request.
-  kyLoading ??= import('ky').then((module) =>
-    module.default.create({ retry: 0, timeout: false, throwHttpErrors: false }),
-  );
+  kyLoading ??= import('ky').then((module) => {
+    kyInstance = module.default.create({ retry: 0, timeout: false, throwHttpErrors: false });
+    return kyInstance;
+  });
   return kyLoading;
 }
 

@@ -3,6 +3,7 @@ import type { AnswerInfo } from '../errors/answer.js';
 import type { RequestSummary } from '../errors/api-error.js';
 import { AbortedAfterSendError, TimeoutError } from '../errors/transport-errors.js';
 import { abortError } from '../internal/abort.js';
+import type { Redactor } from '../internal/redact.js';
 import { connectionFailure } from './transport-failure.js';
 import { watchWrite } from './write-tracker.js';
 
@@ -76,8 +77,8 @@ export interface AttemptInput {
   readonly timeout: number | false;
   readonly signal: AbortSignal | undefined;
   readonly request: RequestSummary;
-  /** Replaces every copy of the API key in a text. */
-  readonly scrub: (text: string) => string;
+  /** Replaces every copy of the API key in texts and values: in a failure's message, and in the answer's metadata. */
+  readonly redact: Redactor;
   /** Called when fetch is called, and again when Node's fetch reports the body written: the request left. */
   readonly onSent?: (() => void) | undefined;
   /** Called when Node's fetch starts writing the request: it may reach the service at any moment now. */
@@ -122,6 +123,8 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
   let dispatched = false;
   let unwatch: (() => void) | undefined;
   const sendingFetch: typeof globalThis.fetch = (resource, init) => {
+    // Ended (the caller's abort, the timeout) while ky prepared the request: nothing is handed to fetch, nothing sent.
+    if (attempt.signal.aborted) return Promise.reject(attempt.signal.reason);
     if (!dispatched && onSent) {
       onSent();
       unwatch = watchWrite(input.method, input.url, { leaving: () => onLeaving?.(), written: onSent });
@@ -148,6 +151,7 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
       json: parseJson(bodyText),
       request: input.request,
       redirected: response.redirected || response.type === 'opaqueredirect',
+      redact: input.redact,
     };
   } catch (error) {
     // Once fetch was called the request may be on its way (a cold connection is written a moment later, and a custom
@@ -160,7 +164,7 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
     if (timedOut) {
       throw new TimeoutError(input.timeout as number, { mayHaveSucceeded: dispatched, request: input.request });
     }
-    throw connectionFailure(error, { dispatched, request: input.request, scrub: input.scrub });
+    throw connectionFailure(error, { dispatched, request: input.request, scrub: input.redact.text });
   } finally {
     clearTimeout(timer);
     caller?.removeEventListener('abort', onCallerAbort);

@@ -50,6 +50,11 @@ function nodeSha256Hex(text: string): string | undefined {
     : undefined;
 }
 
+/** {@link rateLimitKeyId} in the current turn where node:crypto is there, else `undefined`. */
+export function rateLimitKeyIdNow(apiKey: string): string | undefined {
+  return nodeSha256Hex(apiKey);
+}
+
 /**
  * Computes the identifier of an API key for a {@link RateLimiter}: the hex SHA-256 of the key. On Node it hashes in
  * the current turn (node:crypto), so a request reaches the limiter without waiting on the thread pool, in call order;
