@@ -5,7 +5,16 @@ import { ConnectionError } from '../errors/transport-errors.js';
 // Failures that can only happen before a request is written: the service cannot have acted.
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_INVALID_URL']);
 // Failures that mean "not sent" only while connecting: on an open connection (`read`, `write`) the request may be out.
-const NOT_SENT_WHILE_CONNECTING = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+// EMFILE and ENFILE (no file descriptor left for the socket: a burst of thousands of calls at once, each on its own
+// connection) and EADDRNOTAVAIL (no local port left) fail the socket before anything is written.
+const NOT_SENT_WHILE_CONNECTING = new Set([
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'EMFILE',
+  'ENFILE',
+  'EADDRNOTAVAIL',
+]);
 const CONNECT_SYSCALLS = new Set(['connect', 'getaddrinfo']);
 
 interface SystemErrorLike {

@@ -4,12 +4,20 @@ import { join } from 'node:path';
 import { build } from 'tsup';
 
 /** Builds src/cli/index.ts into a temporary folder under the project's ignored .tmp/ (so `zod` resolves). */
-export async function buildCli(): Promise<{ file: string; remove(): void }> {
+export function buildCli(): Promise<{ file: string; dir: string; remove(): void }> {
+  return buildEntry('cli', 'src/cli/index.ts');
+}
+
+/**
+ * Builds one entry of the SDK (`src/index.ts`, say) into `<name>.mjs` in a temporary folder under the project's
+ * ignored .tmp/, so a child process can run it without a build of the package (and `ky`, `zod` resolve).
+ */
+export async function buildEntry(name: string, entry: string): Promise<{ file: string; dir: string; remove(): void }> {
   mkdirSync(join(process.cwd(), '.tmp'), { recursive: true });
-  const dir = mkdtempSync(join(process.cwd(), '.tmp', 'cli-test-'));
+  const dir = mkdtempSync(join(process.cwd(), '.tmp', `${name}-test-`));
   await build({
     config: false,
-    entry: { cli: 'src/cli/index.ts' },
+    entry: { [name]: entry },
     outDir: dir,
     format: 'esm',
     target: 'node22',
@@ -19,7 +27,7 @@ export async function buildCli(): Promise<{ file: string; remove(): void }> {
     dts: false,
     sourcemap: false,
   });
-  return { file: join(dir, 'cli.mjs'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { file: join(dir, `${name}.mjs`), dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** A running CLI process with its output so far. */
