@@ -2,7 +2,8 @@
 // process: wall time, peak RSS, JS heap allocated per call and time in GC, heap after GC, and heap after BENCH_IDLE_MS
 // idle (no further call) then GC; and (bench/workers/keys-held.mjs) the heap each call retains while in flight.
 // p-throttle runs first; the SDK starts when p-throttle's calls are done, so their idle waits overlap. Then the three
-// again (no idle wait) with FETCH=request: a stub that builds its Request as a real fetch does.
+// again (no idle wait) with FETCH=request: a stub that builds its Request as a real fetch does; then the three with
+// Node's own fetch against a loopback server (BENCH_KEYS_LOOPBACK keys, 3,000 by default).
 import { envNumber, fixed, KiB, MiB, row, runWorker, spread, startWorker, summary } from './common.mjs';
 
 export const title = 'many keys × 3 calls, stub fetch: SDK vs bare p-throttle per key';
@@ -41,9 +42,31 @@ export async function run() {
       await worker.done();
     }
   }
-  const of = (mode, field) => summary(real[mode].map((work) => work[field]));
-  const ratio = (mode, field, over = 'pthrottle') =>
-    summary(real[mode].map((work, round) => work[field] / real[over][round][field]));
+  // And through the runtime's own fetch against a loopback server in its own process (bench/workers/server.mjs):
+  // fewer keys by default, since Node's fetch opens a socket per request in flight (10,000 keys × 3 calls run the
+  // process out of file descriptors, see the README's "Rate limit"); a fresh server per run.
+  const loopKeys = envNumber('BENCH_KEYS_LOOPBACK', 3000, 500);
+  const loop = { pthrottle: [], ky: [], sdk: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const mode of ['pthrottle', 'ky', 'sdk']) {
+      const server = startWorker('server.mjs', { execArgv: [] });
+      try {
+        const { port } = await server.next();
+        const baseUrl = `http://127.0.0.1:${port}/api/partner`;
+        const worker = startWorker('keys.mjs', {
+          env: { ...env, KEYS: loopKeys, MODE: mode, BASE_URL: baseUrl, IDLE_MS: 0 },
+        });
+        loop[mode].push(await worker.next());
+        await worker.next();
+        await worker.done();
+      } finally {
+        server.child.kill();
+      }
+    }
+  }
+  const of = (mode, field, runs = real) => summary(runs[mode].map((work) => work[field]));
+  const ratio = (mode, field, over = 'pthrottle', runs = real) =>
+    summary(runs[mode].map((work, round) => work[field] / runs[over][round][field]));
   const seconds = (s) => spread(s, (ms) => (ms / 1000).toFixed(2), ' s');
   const mibs = (s) => spread(s, (bytes) => MiB(bytes).toFixed(0), ' MiB');
   const times = (s) => spread(s, fixed(2), '×');
@@ -120,6 +143,18 @@ export async function run() {
       '  … p-throttle per key with the POST through ky (ky builds a Request, the fetch another from it)',
       `${seconds(of('ky', 'wallMs'))} = ${times(ratio('ky', 'wallMs'))}; ${mibs(of('ky', 'peakRss'))} = ${times(ratio('ky', 'peakRss'))} p-throttle`,
       'the budget of ≤ 1.3× and ≤ 1.5× is spent by ky alone here',
+      undefined,
+    ),
+    row(
+      `${loopKeys.toLocaleString('en-US')} keys × 3 calls, Node's fetch, loopback server (${rounds} rounds): the SDK, wall time`,
+      `${seconds(of('sdk', 'wallMs', loop))} = ${times(ratio('sdk', 'wallMs', 'pthrottle', loop))} p-throttle`,
+      `p-throttle + fetch ${seconds(of('pthrottle', 'wallMs', loop))}; p-throttle + ky ${times(ratio('ky', 'wallMs', 'pthrottle', loop))}`,
+      undefined,
+    ),
+    row(
+      '  … the SDK, peak RSS',
+      `${mibs(of('sdk', 'peakRss', loop))} = ${times(ratio('sdk', 'peakRss', 'pthrottle', loop))} p-throttle`,
+      `p-throttle + fetch ${mibs(of('pthrottle', 'peakRss', loop))}; p-throttle + ky ${times(ratio('ky', 'peakRss', 'pthrottle', loop))}`,
       undefined,
     ),
   ];

@@ -14,20 +14,23 @@ import {
   startAllocation,
 } from './fixture.mjs';
 
-// FETCH=request: the stub builds the Request a real fetch builds from its arguments (see fixture.mjs).
-const stubFetch = process.env.FETCH === 'request' ? requestStubFetch : plainStub;
+// FETCH=request: the stub builds the Request a real fetch builds from its arguments (see fixture.mjs). BASE_URL set:
+// the runtime's own fetch against that server (bench/workers/server.mjs on loopback); the SDK is given no `fetch`.
+const LOOPBACK = process.env.BASE_URL;
+const stubFetch = LOOPBACK ? globalThis.fetch : process.env.FETCH === 'request' ? requestStubFetch : plainStub;
 
 const MODE = process.env.MODE;
 const KEYS = Number(process.env.KEYS ?? 10_000);
 const CALLS = Number(process.env.CALLS ?? 3);
 const IDLE_MS = Number(process.env.IDLE_MS ?? 35_000);
-const baseUrl = 'https://bench.invalid/api/partner';
+const baseUrl = LOOPBACK ?? 'https://bench.invalid/api/partner';
 
 async function sdkWork() {
   const { ServiceClient } = await import('../../dist/index.js');
   const jobs = [];
   for (let k = 0; k < KEYS; k++) {
-    const client = new ServiceClient({ apiKey: `bench_key_${k}_0123456789`, baseUrl, fetch: stubFetch });
+    const apiKey = `bench_key_${k}_0123456789`;
+    const client = new ServiceClient(LOOPBACK ? { apiKey, baseUrl } : { apiKey, baseUrl, fetch: stubFetch });
     for (let c = 0; c < CALLS; c++) jobs.push(client.createEwayBill(`doc-${k}-${c}`, model));
   }
   return Promise.allSettled(jobs);
@@ -66,7 +69,7 @@ if (MODE === 'sdk') (await import('../../dist/model.js')).EwayBillModelSchema.sa
 else if (MODE === 'pthrottle') await import('p-throttle');
 else if (MODE === 'ky') await Promise.all([import('p-throttle'), import('ky')]);
 else check(false, `MODE must be sdk, pthrottle or ky; got ${MODE}`);
-await (await stubFetch()).json();
+await (LOOPBACK ? await fetch(`${baseUrl}/v2/ewaybill/warm`, { method: 'POST', body: '{}' }) : await stubFetch()).json();
 const heapStart = await heapAfterGc();
 
 const allocation = startAllocation();
