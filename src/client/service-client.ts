@@ -80,8 +80,9 @@ export class ServiceClient {
   /** The headers of every request but the key; the ky instance that sends them is made on the first send. */
   readonly #headers: Readonly<Record<string, string>>;
   #senderMade: Sender | undefined;
-  /** Calls waiting for ky to load; while any waits, later calls wait behind them, so a key's calls keep their order. */
-  #startingUp = 0;
+  /** Calls of this client waiting in {@link ServiceClient.#inTurn}, and the end of their queue. */
+  #waiting = 0;
+  #turns: Promise<void> = Promise.resolve();
   /** The client's `fetch` option, or the global fetch looked up at each call (so msw and other patches apply). */
   readonly #fetch: typeof globalThis.fetch;
   readonly #limiter: RateLimiter;
@@ -139,10 +140,16 @@ export class ServiceClient {
    */
   async createEwayBill(docHashId: string, model: EwayBillModel, options?: RequestOptions): Promise<EwayBillResult> {
     const callOptions = checkRequestOptions(options);
-    // Only the body outlives this line: a queued call holds its ~1 KB body, not the parsed model too. The model is
-    // checked now; the preflight waits only for its rules on a process's first calls (see loadPreflight).
-    const prepared = this.#prepare(docHashId, model);
-    const body = typeof prepared === 'string' ? prepared : await prepared;
+    // Checked now, synchronously: a model the caller changes after the call is not what is sent. Once the body is
+    // built, a call queued for its slot holds that ~1 KB body, not the checked copy too.
+    const data = this.#check(docHashId, model);
+    const preflight = this.#options.preflight !== 'off';
+    // On a process's first calls the preflight's rules and ky are still loading: the call waits for them in turn.
+    if (this.#waiting > 0 || (preflight && !preflightRules) || !kyInstance) {
+      await this.#inTurn(preflight ? Promise.all([loadPreflight(), loadKy()]) : loadKy());
+    }
+    if (preflight) this.#preflight(preflightRules as PreflightModule, data, docHashId);
+    const body = JSON.stringify(data);
     const answer = await this.#send(
       {
         method: 'POST',
@@ -194,6 +201,7 @@ export class ServiceClient {
     const schema = checkSchema(callOptions.schema);
     const headers = checkHeaders(callOptions.headers);
     const body = jsonBody(callOptions.body);
+    if (this.#waiting > 0 || !kyInstance) await this.#inTurn(loadKy());
     const answer = await this.#send(
       { method, path, route: path, body, headers, query: callOptions.query, success: 'any-2xx' },
       callOptions,
@@ -235,26 +243,27 @@ export class ServiceClient {
       retryWhenMaybeSent: options.retryWhenMaybeSent === true,
       success: what.success,
     };
-    if (this.#startingUp === 0) {
-      const sender = this.#senderMade ?? (kyInstance ? this.#sender(kyInstance) : undefined);
-      if (sender) return sendWithRetries(sender, call);
-    }
-    return this.#sendFirst(call);
+    // The callers waited for ky (see #inTurn) when it was not loaded yet.
+    return sendWithRetries(this.#senderMade ?? this.#sender(kyInstance as KyInstance), call);
   }
 
   /**
-   * The calls made before ky was loaded, and those made while any of them still waits: all wait for the same import,
-   * so they reach the rate limiter in the order they were made.
+   * Waits for what loads on first use (`needs`: the preflight's rules, ky), after every call of this client that
+   * waits already: the client's calls reach the rate limiter in the order they were made, on a process's first calls
+   * too. A call made while others wait waits behind them even when everything is loaded.
    */
-  async #sendFirst(call: Call): Promise<AnswerInfo> {
-    this.#startingUp++;
-    let sender: Sender;
+  async #inTurn(needs: Promise<unknown>): Promise<void> {
+    this.#waiting++;
+    const turn = this.#turns.then(() => needs);
+    this.#turns = turn.then(
+      () => {},
+      () => {},
+    );
     try {
-      sender = this.#sender(await loadKy());
+      await turn;
     } finally {
-      this.#startingUp--;
+      this.#waiting--;
     }
-    return await sendWithRetries(sender, call);
   }
 
   /**
@@ -274,11 +283,10 @@ export class ServiceClient {
   }
 
   /**
-   * Checks the model and the docHashId (throws a ValidationError listing every problem), runs the preflight and builds
-   * the request. The schema's check is synchronous, so a model the caller changes after the call is not what is sent;
-   * the preflight reads the checked copy, so it may wait for its rules to load.
+   * Checks the model and the docHashId (throws a ValidationError listing every problem) and returns the checked copy.
+   * Synchronous, so a model the caller changes after the call is not what is sent; the preflight reads the copy.
    */
-  #prepare(docHashId: string, model: EwayBillModel): string | Promise<string> {
+  #check(docHashId: string, model: EwayBillModel): EwayBillModel {
     const parsed = parseModel(model);
     const idProblem = docHashIdProblem(docHashId);
     if (parsed instanceof ValidationError) {
@@ -294,16 +302,7 @@ export class ServiceClient {
       const subject = !idProblem ? 'e-way bill model' : parsed.success ? 'docHashId' : 'e-way bill request';
       throw new ValidationError(subject, all);
     }
-    const data = parsed.data;
-    if (this.#options.preflight === 'off') return JSON.stringify(data);
-    if (preflightRules) {
-      this.#preflight(preflightRules, data, docHashId);
-      return JSON.stringify(data);
-    }
-    return loadPreflight().then((rules) => {
-      this.#preflight(rules, data, docHashId);
-      return JSON.stringify(data);
-    });
+    return parsed.data;
   }
 
   /** Runs the portal-rule preflight in the configured mode (not `'off'`): warnings, or a ValidationError. */

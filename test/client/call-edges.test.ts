@@ -143,6 +143,37 @@ describe('the key echoed in a success answer', () => {
   });
 });
 
+/** Starts 12 calls of one new client, alternately request and createEwayBill, 0–3 microtasks apart; their order at the limiter. */
+async function limiterOrder(Client: typeof ServiceClient, rateLimitKey?: string): Promise<number[]> {
+  const { fetch } = countingFetch();
+  const order: number[] = [];
+  const rateLimiter: RateLimiter = {
+    acquire: async (_keyId, signal) => void order.push((signal as AbortSignal & { tag: number }).tag),
+  };
+  const client = new Client({ apiKey: freshKey('fifo'), baseUrl: BASE, fetch, rateLimiter, rateLimitKey });
+  const calls: Promise<unknown>[] = [];
+  for (let i = 0; i < 12; i++) {
+    const signal = Object.assign(new AbortController().signal, { tag: i });
+    calls.push(
+      i % 2 === 0
+        ? client.request('GET', '/v2/product/list', { signal })
+        : client.createEwayBill(`doc-${i}`, validModel(), { signal }),
+    );
+    for (let tick = 0; tick < i % 4; tick++) await Promise.resolve();
+  }
+  await Promise.all(calls);
+  return order;
+}
+
+describe("a process's very first calls, started microtasks apart", () => {
+  it('reach the rate limiter in the order they were made while the preflight rules and ky load', async () => {
+    // A fresh copy of the SDK's modules: nothing loaded yet, as in a process that just started.
+    vi.resetModules();
+    const fresh = await import('invoicing-service-sdk');
+    expect(await limiterOrder(fresh.ServiceClient)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+});
+
 describe("a new client's calls started microtasks apart", () => {
   it('reach the rate limiter in the order they were made (request and createEwayBill, with and without rateLimitKey)', async () => {
     const { fetch } = countingFetch();
