@@ -1,7 +1,8 @@
 // The files an `ewaybill create` run keeps beside its results: a lock, so two runs on one output never send a document
 // twice, and the ledger of every document ever handed to the service, so "the bill may already exist" outlives any
 // crash, lost result line or later failure. Both are written so that a crash at any byte leaves a readable state.
-import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 /** What a lock file holds. */
@@ -9,6 +10,10 @@ interface LockOwner {
   readonly pid: number;
   readonly host: string;
   readonly startedAt: string;
+  /** When the owning process started (ms since the epoch): a restarted container reuses pids, not this. */
+  readonly processStart?: number;
+  /** This lock's own id: a release removes the lock only while it still holds it. */
+  readonly token?: string;
 }
 
 function alive(pid: number): boolean {
@@ -22,41 +27,107 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Takes `<output>.lock` with an exclusive create. A lock whose process is gone (a `kill -9`, a power loss) on this host
- * is taken over; a live one is refused, naming its pid. A lock from another host is refused too (its process cannot be
- * checked from here). Returns the release, or the reason.
+ * Writes all of `text` at the file's position: `writeSync` may write only part of it (a full disk, a file-size limit)
+ * without throwing, and the next write then throws the reason (ENOSPC, EFBIG). So a write either lands whole or fails.
+ */
+export function writeFully(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+function readIfThere(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Whether the owner a lock names is gone: its process ended on this host, or it is an earlier life of our pid. */
+function ownerGone(owner: Partial<LockOwner>, me: LockOwner): boolean {
+  if (owner.host !== me.host || typeof owner.pid !== 'number') return false;
+  if (owner.pid === me.pid) return owner.processStart !== me.processStart;
+  return !alive(owner.pid);
+}
+
+/**
+ * Takes `<output>.lock`. The lock is written whole to a file of its own, then linked to the lock's name, which fails
+ * if it exists: a lock is never seen half-written. A lock whose process is gone (a `kill -9`, a power loss, a container
+ * restarted with the same pid) on this host is taken over: renamed away, checked to be the very lock judged dead (or
+ * put back), then replaced. A live one is refused, naming its pid; so is a lock from another host (its process cannot
+ * be checked from here). Returns the release, which removes the lock only while it is still this run's.
  */
 export function takeLock(output: string): { release: () => void } | { refused: string } {
   const path = `${output}.lock`;
-  const me: LockOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const token = randomUUID();
+  const me: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: new Date().toISOString(),
+    processStart: Math.round(performance.timeOrigin),
+    token,
+  };
+  const content = `${JSON.stringify(me)}\n`;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const mine = `${path}.${token}.tmp`;
+    const fd = openSync(mine, 'wx');
     try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, `${JSON.stringify(me)}\n`);
+      writeFully(fd, content);
       fsyncSync(fd);
+    } finally {
       closeSync(fd);
-      return { release: () => rmSync(path, { force: true }) };
+    }
+    try {
+      linkSync(mine, path);
+      return {
+        release: () => {
+          if (readIfThere(path) === content) rmSync(path, { force: true });
+        },
+      };
     } catch (error) {
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(mine, { force: true });
     }
+    const held = readIfThere(path);
+    if (held === undefined) continue; // released meanwhile: try again
     let owner: Partial<LockOwner> | undefined;
     try {
-      owner = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
+      owner = JSON.parse(held) as Partial<LockOwner>;
     } catch {
-      // Cut mid-write by a crash before its first byte was synced: nobody holds it.
       owner = undefined;
     }
-    const sameHost = owner?.host === me.host;
-    if (owner && typeof owner.pid === 'number' && (!sameHost || alive(owner.pid))) {
+    if (!owner || !ownerGone(owner, me)) {
+      const who = owner && typeof owner.pid === 'number' ? owner : undefined;
+      const sameHost = who?.host === me.host;
       return {
-        refused:
-          `another run (pid ${owner.pid}${sameHost ? '' : ` on ${owner.host}`}, started ${owner.startedAt}) is using ` +
-          `${output}: wait for it to finish. If it is gone, delete ${path}.`,
+        refused: who
+          ? `another run (pid ${who.pid}${sameHost ? '' : ` on ${who.host}`}, started ${who.startedAt}) is using ` +
+            `${output}: wait for it to finish. If it is gone, delete ${path}.`
+          : `${path} is not a lock this tool wrote (or is from a version that could leave it cut): if no run is using ` +
+            `${output}, delete it.`,
       };
     }
-    rmSync(path, { force: true });
+    // Take it over: move it away, and keep it only if it is still the lock judged dead (another run may have taken
+    // it over and made its own in the meantime: that one is put back).
+    const away = `${path}.${token}.stale`;
+    try {
+      renameSync(path, away);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') continue;
+      throw error;
+    }
+    if (readIfThere(away) !== held) {
+      try {
+        linkSync(away, path);
+      } catch {
+        // A third run made its lock meanwhile; the one moved away was not ours to keep either way.
+      }
+    }
+    rmSync(away, { force: true });
   }
-  return { refused: `could not take ${path}` };
+  return { refused: `could not take ${path}: other runs kept taking it; try again` };
 }
 
 /**
@@ -95,7 +166,7 @@ export function openSentLedger(output: string) {
       if (sent.has(id)) return;
       fd ??= openSync(path, 'a');
       // A new line first: a line torn by an earlier crash never swallows this one.
-      writeSync(fd, `\n${JSON.stringify(id)}\n`);
+      writeFully(fd, `\n${JSON.stringify(id)}\n`);
       fsyncSync(fd);
       sent.add(id);
     },
@@ -108,6 +179,6 @@ export function openSentLedger(output: string) {
 
 /** Appends one JSON line and syncs it: a crash leaves at most a torn last line, which readers skip. */
 export function appendSynced(fd: number, value: unknown): void {
-  writeSync(fd, `${JSON.stringify(value)}\n`);
+  writeFully(fd, `${JSON.stringify(value)}\n`);
   fsyncSync(fd);
 }
