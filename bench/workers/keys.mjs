@@ -69,7 +69,10 @@ if (MODE === 'sdk') (await import('../../dist/model.js')).EwayBillModelSchema.sa
 else if (MODE === 'pthrottle') await import('p-throttle');
 else if (MODE === 'ky') await Promise.all([import('p-throttle'), import('ky')]);
 else check(false, `MODE must be sdk, pthrottle or ky; got ${MODE}`);
-await (LOOPBACK ? await fetch(`${baseUrl}/v2/ewaybill/warm`, { method: 'POST', body: '{}' }) : await stubFetch()).json();
+await (LOOPBACK
+  ? await fetch(`${baseUrl}/v2/ewaybill/warm`, { method: 'POST', body: '{}' })
+  : await stubFetch()
+).json();
 const heapStart = await heapAfterGc();
 
 const allocation = startAllocation();

@@ -164,7 +164,8 @@ export class ServiceClient {
       callOptions,
     );
     const { message } = answer.json as { message?: unknown };
-    const text = typeof message === 'string' ? message : '';
+    // A service that echoes the key in its message never hands it back in a result (as in errors).
+    const text = typeof message === 'string' ? (answer.redact?.text(message) ?? message) : '';
     const ewayBillNumber = ewayBillNumberIn(text);
     const result = ewayBillNumber ? { success: true, message: text, ewayBillNumber } : { success: true, message: text };
     return withMeta(result as EwayBillResult, metaOfAnswer(answer));

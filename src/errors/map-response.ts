@@ -102,6 +102,9 @@ export const mapErrorAnswer: ErrorMapper = (answer) => {
     request: answer.request,
   };
   if (definitive) init.mayHaveSucceeded = false;
+  // A 2xx whose body says `success: false` without a refusal code: the status says the service acted, the body says it
+  // did not. Not knowing which is true, the error says it may have (a resend could make a second bill).
+  else if (answer.status >= 200 && answer.status < 300) init.mayHaveSucceeded = true;
   if (!definitive && ((answer.status >= 300 && answer.status < 400) || answer.redirected)) {
     const location = answer.headers.get('location');
     return new RedirectError({

@@ -130,15 +130,22 @@ describe('an abort that lands while ky prepares the request', () => {
 });
 
 describe('the key echoed in a success answer', () => {
-  it("is redacted in lastResponse's headers (a real loopback server echoes it)", async () => {
+  it("is redacted in the result's message and lastResponse's headers (a real loopback server echoes it)", async () => {
     const key = freshKey('echo');
     const server = await startFaultServer([
-      json(200, { success: true, message: 'E-way bill 331000123456 generated' }, { 'x-echo': `Bearer ${key}` }),
+      json(
+        200,
+        { success: true, message: `E-way bill 331000123456 generated for ${key}` },
+        { 'x-echo': `Bearer ${key}` },
+      ),
     ]);
     closers.push(server.close);
     const client = new ServiceClient({ apiKey: key, baseUrl: server.baseUrl, rateLimiter: noWait });
     const result = await client.createEwayBill('doc-echo', validModel());
     expect(result.lastResponse.headers['x-echo']).toBe('Bearer [redacted]');
+    expect(result.message).toBe('E-way bill 331000123456 generated for [redacted]');
+    expect(result.ewayBillNumber).toBe('331000123456');
+    expect(JSON.stringify(result)).not.toContain(key);
     expect(JSON.stringify(result.lastResponse)).not.toContain(key);
   });
 });

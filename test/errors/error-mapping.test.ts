@@ -125,6 +125,18 @@ describe('error answers map to typed errors', () => {
   });
 
   it.each([
+    ['no error_code', { success: false, message: 'could not generate' }],
+    ['an unknown error_code', { success: false, error_code: 'INTERNAL', message: 'try later' }],
+  ])(
+    'a 200 whose body says success: false with %s may have succeeded (the status and the body disagree)',
+    async (_l, body) => {
+      const error = await failureOf(Response.json(body));
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 200, mayHaveSucceeded: true });
+    },
+  );
+
+  it.each([
     ['an empty 200', new Response('', { status: 200 })],
     ['a 200 with HTML', new Response('<html>ok</html>', { status: 200 })],
     ['a 200 without success: true', Response.json({ message: 'done?' })],
