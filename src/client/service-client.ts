@@ -165,7 +165,7 @@ export class ServiceClient {
     );
     const { message } = answer.json as { message?: unknown };
     // A service that echoes the key in its message never hands it back in a result (as in errors).
-    const text = typeof message === 'string' ? (answer.redact?.text(message) ?? message) : '';
+    const text = typeof message === 'string' ? successRedact(answer)(message) : '';
     const ewayBillNumber = ewayBillNumberIn(text);
     const result = ewayBillNumber ? { success: true, message: text, ewayBillNumber } : { success: true, message: text };
     return withMeta(result as EwayBillResult, metaOfAnswer(answer));
@@ -216,7 +216,8 @@ export class ServiceClient {
         status: answer.status,
         message: `The service's answer to ${method} ${path} does not match the schema given`,
         body: data,
-        headers: { ...meta.headers },
+        // An error: every copy of the key redacted, whatever its length.
+        headers: { ...responseMeta(answer, answer.redact?.text ?? String).headers },
         request: answer.request,
         issues: schemaIssues(checked),
       });
@@ -353,7 +354,15 @@ export class ServiceClient {
 
 /** The status, headers and request id of an answer, its headers with the key redacted. */
 function metaOfAnswer(answer: AnswerInfo): ResponseMeta {
-  return responseMeta(answer, answer.redact?.text ?? String);
+  return responseMeta(answer, successRedact(answer));
+}
+
+/**
+ * What replaces the key in what a successful call returns: every copy of a key long enough that a copy can only be
+ * an echo (see `Redactor.distinctive`); nothing for a short one, whose letters a bill's message may hold by chance.
+ */
+function successRedact(answer: AnswerInfo): (text: string) => string {
+  return answer.redact?.distinctive ? answer.redact.text : String;
 }
 
 let kyLoading: Promise<KyInstance> | undefined;

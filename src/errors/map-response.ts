@@ -21,7 +21,7 @@ export { type AnswerInfo, excerpt, isSuccessAnswer, type SuccessRule } from './a
 // come with it, so every PortalError it makes carries its description (see portal-descriptions.ts).
 usePortalDescriptions(PORTAL_ERROR_CODES);
 
-const asIs: Redactor = { text: (text) => text, value: (value) => value };
+const asIs: Redactor = { text: (text) => text, value: (value) => value, distinctive: false };
 
 /** The `error_code`s the SDK knows by name: kept as received, so a short key can never mangle them. */
 const KNOWN_CODE = /^(?:UNAUTHORIZED|FORBIDDEN|INVALID_HASH_ID|RATE_LIMITED|PORTAL_ERROR_\d{1,16})$/;

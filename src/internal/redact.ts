@@ -13,7 +13,16 @@ export interface Redactor {
   text(text: string): string;
   /** A copy of a parsed JSON value with every copy of the secret replaced, in keys and strings. */
   value(value: unknown): unknown;
+  /**
+   * Whether the secret is long enough that a copy of it in a text can only be an echo of it (16 characters or more;
+   * the service's keys are JWTs). A successful answer is redacted only then: with a key of one letter, redacting
+   * every copy would rewrite a bill's message and headers.
+   */
+  readonly distinctive: boolean;
 }
+
+/** The shortest secret whose copies are redacted in successful answers too. */
+export const DISTINCTIVE_LENGTH = 16;
 
 export function redactor(secret: string): Redactor {
   const text = (value: string): string => (value.includes(secret) ? value.replaceAll(secret, REDACTED) : value);
@@ -34,5 +43,5 @@ export function redactor(secret: string): Redactor {
     }
     return copy;
   };
-  return { text, value: (value) => walk(value, 0) };
+  return { text, value: (value) => walk(value, 0), distinctive: secret.length >= DISTINCTIVE_LENGTH };
 }
