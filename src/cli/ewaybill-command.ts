@@ -64,7 +64,8 @@ function describe(result: EwayBillBatchResult): string {
  * `ewaybill create`: generates the e-way bills of a JSONL file (one `{"docHashId", "model"}` per line) with the key in
  * SERVICE_API_KEY, writing one result line per document to the output file as each settles. Documents already done in
  * the output file are skipped, so running the same command again resumes. Resolves with 0 when every document has a
- * bill, 1 when some failed, 2 for a usage problem, 130 when stopped.
+ * bill, 1 when some failed or were not sent without a stop (a local error such as a ledger that cannot be written, a
+ * refused key, a results file that cannot be written), 2 for a usage problem, 130 when stopped.
  * @example await runEwaybillCreate({ input: 'bills.jsonl', output: 'results.jsonl', progress: 'auto', preflight: 'warn' }, io, context)
  */
 export async function runEwaybillCreate(
@@ -255,6 +256,8 @@ async function run(
     let recovered = 0;
     let failed = badLines;
     let notSent = 0;
+    /** The first error that kept a document from being sent, other than a stop or a refused key (a ledger write). */
+    let localError: Error | undefined;
     let refusedKey: string | undefined;
     let lastLine: string | undefined;
     if (outputError) halt.abort();
@@ -273,6 +276,9 @@ async function run(
           // Never sent (stopped before it left, or its key refused first): no line, the next run sends it.
           if (!result.mayHaveSucceeded && !handed.has(result.docHashId)) {
             notSent += 1;
+            if (result.error.name !== 'AbortError' && code !== 'UNAUTHORIZED' && code !== 'FORBIDDEN') {
+              localError ??= result.error;
+            }
             return;
           }
           if (!result.mayHaveSucceeded && result.error.name === 'AbortError') {
@@ -315,7 +321,15 @@ async function run(
       );
       return 1;
     }
-    return context.stop.aborted ? 130 : failed > 0 || refusedKey ? 1 : 0;
+    if (localError) {
+      io.err(
+        `ewaybill create: documents were not sent because of a local error: ${redact.text(localError.message)}. ` +
+          'Fix it and run the same command again.',
+      );
+    }
+    if (context.stop.aborted) return 130;
+    // Documents not sent without a stop (a local error, a refused key) are not done: the run did not succeed.
+    return failed > 0 || refusedKey || notSent > 0 ? 1 : 0;
   } finally {
     closeSync(fd);
   }

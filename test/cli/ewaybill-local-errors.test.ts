@@ -102,4 +102,17 @@ describe('ewaybill create when its own files cannot be written', () => {
     expect(run.stdout()).not.toMatch(/^Done:/m);
     expect(run.stderr() + run.stdout()).not.toContain(KEY);
   }, 90_000);
+
+  it('documents not sent because the ledger cannot be written exit 1, naming the error', async () => {
+    server = await startNumberingServer();
+    const { input, output } = files(3);
+    // A ledger already past the limit: each document's record fails before its request could leave.
+    writeFileSync(`${output}.sent`, Array.from({ length: 100 }, (_, i) => `"earlier_doc_${i}"\n`).join(''));
+    const run = create(input, output);
+    expect(await run.exit(60_000)).toBe(1);
+    expect(server.posts).toHaveLength(0);
+    expect(run.stdout()).toMatch(/0 generated, 0 failed, 3 not sent/);
+    expect(run.stderr()).toMatch(/not sent because of a local error: EFBIG/);
+    expect(run.stderr() + run.stdout()).not.toContain(KEY);
+  }, 60_000);
 });
