@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { createEwayBills, type EwayBillBatchItem, type EwayBillBatchResult } from '../client/batch.js';
 import type { EwayBillCreator } from '../client/once.js';
 import { ServiceClient } from '../client/service-client.js';
@@ -10,7 +10,7 @@ import type { CliCommand } from './args.js';
 import { type InputLine, readEarlierResults, readInput } from './jsonl.js';
 import type { CliOutput } from './output.js';
 import { createProgressView, type ProgressStream } from './progress.js';
-import { appendSynced, openSentLedger, takeLock } from './run-files.js';
+import { appendSynced, openSentLedger, takeLock, writeFully } from './run-files.js';
 
 /** Options of {@link runEwaybillCreate}: what the command line asked for. */
 export type EwaybillCreateOptions = Omit<Extract<CliCommand, { kind: 'ewaybill-create' }>, 'kind'>;
@@ -64,7 +64,8 @@ function describe(result: EwayBillBatchResult): string {
  * `ewaybill create`: generates the e-way bills of a JSONL file (one `{"docHashId", "model"}` per line) with the key in
  * SERVICE_API_KEY, writing one result line per document to the output file as each settles. Documents already done in
  * the output file are skipped, so running the same command again resumes. Resolves with 0 when every document has a
- * bill, 1 when some failed, 2 for a usage problem, 130 when stopped.
+ * bill, 1 when some failed or were not sent without a stop (a local error such as a ledger that cannot be written, a
+ * refused key, a results file that cannot be written), 2 for a usage problem, 130 when stopped.
  * @example await runEwaybillCreate({ input: 'bills.jsonl', output: 'results.jsonl', progress: 'auto', preflight: 'warn' }, io, context)
  */
 export async function runEwaybillCreate(
@@ -185,9 +186,41 @@ async function run(
     return 2;
   }
   const fd = openSync(options.output, 'a');
-  const write = (value: unknown) => appendSynced(fd, value);
+  // Stops the batch when the results cannot be written (a full disk, a file-size limit): nothing more is sent, and the
+  // user's stop (context.stop) still works as before.
+  const halt = new AbortController();
+  const signal = AbortSignal.any([context.stop, halt.signal]);
+  /** Why the output could not be written: from then on nothing more is sent, and no write is tried again. */
+  let outputError: Error | undefined;
+  // The batch is stopped (halt.abort) before it starts, or in onProgress, just after the onResult whose line failed:
+  // an abort inside onResult would settle the unsent documents inside it, and their lines would take its place.
+  const outputFailed = (error: unknown) => {
+    outputError ??= error instanceof Error ? error : new Error(String(error));
+  };
+  /**
+   * Appends a result line. Once the output cannot be written, the line goes to stdout instead (a bill number is never
+   * lost) and later lines follow it there: after a failed write the file may end in a cut line, which must not swallow
+   * the next one.
+   */
+  const write = (value: unknown) => {
+    if (outputError === undefined) {
+      try {
+        appendSynced(fd, value);
+        return;
+      } catch (error) {
+        outputFailed(error);
+      }
+    }
+    io.out(JSON.stringify(value));
+  };
   try {
-    if (earlier.endsMidLine) writeSync(fd, '\n');
+    if (earlier.endsMidLine) {
+      try {
+        writeFully(fd, '\n');
+      } catch (error) {
+        outputFailed(error);
+      }
+    }
     const view = createProgressView(options.progress, context.progressStream);
     const items: (EwayBillBatchItem & { line: number })[] = [];
     const firstLine = new Map<string, number>();
@@ -223,10 +256,13 @@ async function run(
     let recovered = 0;
     let failed = badLines;
     let notSent = 0;
+    /** The first error that kept a document from being sent, other than a stop or a refused key (a ledger write). */
+    let localError: Error | undefined;
     let refusedKey: string | undefined;
     let lastLine: string | undefined;
+    if (outputError) halt.abort();
     await createEwayBills(tracked, items, {
-      signal: context.stop,
+      signal,
       keepResults: false,
       onResult: (result, index) => {
         lastLine = redact.text(describe(result));
@@ -240,6 +276,9 @@ async function run(
           // Never sent (stopped before it left, or its key refused first): no line, the next run sends it.
           if (!result.mayHaveSucceeded && !handed.has(result.docHashId)) {
             notSent += 1;
+            if (result.error.name !== 'AbortError' && code !== 'UNAUTHORIZED' && code !== 'FORBIDDEN') {
+              localError ??= result.error;
+            }
             return;
           }
           if (!result.mayHaveSucceeded && result.error.name === 'AbortError') {
@@ -255,11 +294,13 @@ async function run(
       onProgress: (progress) => {
         view.update(progress, lastLine);
         lastLine = undefined;
+        // Runs right after each onResult, before the next document can start: nothing more is sent.
+        if (outputError) halt.abort();
       },
       logger: { warn: (message) => io.err(redact.text(message)) },
     });
     view.end();
-    const stopped = context.stop.aborted;
+    const stopped = context.stop.aborted || halt.signal.aborted;
     io.out(
       `${stopped ? 'Stopped' : 'Done'}: ${generated} generated${recovered ? ` (${recovered} recovered after a lost answer)` : ''}, ` +
         `${failed} failed, ${notSent} not sent, ${skipped} skipped as already done; results in ${options.output}.` +
@@ -272,7 +313,23 @@ async function run(
           'command again.',
       );
     }
-    return stopped ? 130 : failed > 0 || refusedKey ? 1 : 0;
+    if (outputError) {
+      io.err(
+        `ewaybill create: could not write to ${options.output}: ${redact.text(outputError.message)}. Stopped sending; ` +
+          'the result lines that could not be written are on stdout. Make room (or raise the file-size limit) and run ' +
+          'the same command again: documents sent by this run count their 604 "already generated" as done.',
+      );
+      return 1;
+    }
+    if (localError) {
+      io.err(
+        `ewaybill create: documents were not sent because of a local error: ${redact.text(localError.message)}. ` +
+          'Fix it and run the same command again.',
+      );
+    }
+    if (context.stop.aborted) return 130;
+    // Documents not sent without a stop (a local error, a refused key) are not done: the run did not succeed.
+    return failed > 0 || refusedKey || notSent > 0 ? 1 : 0;
   } finally {
     closeSync(fd);
   }

@@ -36,7 +36,8 @@ Options of ewaybill create (uses SERVICE_API_KEY and SERVICE_BASE_URL):
   --progress <m>  auto (a bar on a terminal, plain lines otherwise), bar, lines or none. Default: auto
   --preflight <m> The portal's well-known rules: off, warn (recorded on the result line) or strict.
                                                                        Default: warn
-  Exits 0 when every document has an e-way bill, 1 when some failed, 130 when stopped (Ctrl+C).
+  Exits 0 when every document has an e-way bill, 1 when some failed or were not sent (a local error such
+  as a full disk, or the key refused), 130 when stopped (Ctrl+C).
 
 General:
   -h, --help      Show this help.

@@ -44,13 +44,22 @@ export interface CliRun {
   waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
 }
 
-/** Spawns `node <file> ...args` with the Node running the tests (Node 24 under npm), with `env` added to the environment. */
+/**
+ * Spawns `node <file> ...args` with the Node running the tests (Node 24 under npm), with `env` added to the environment.
+ * `fileSizeBlocks` runs it under `ulimit -f <blocks>` (bash's blocks are 1024 bytes): a write past that size fails with
+ * EFBIG (Node ignores SIGXFSZ), and a write that crosses it is cut short.
+ */
 export function runCli(
   file: string,
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
+  options: { readonly fileSizeBlocks?: number } = {},
 ): CliRun {
-  const child = spawn(process.execPath, [file, ...args], {
+  const command: [string, ...string[]] =
+    options.fileSizeBlocks === undefined
+      ? [process.execPath, file, ...args]
+      : ['bash', '-c', `ulimit -f ${options.fileSizeBlocks} && exec "$0" "$@"`, process.execPath, file, ...args];
+  const child = spawn(command[0], command.slice(1), {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   });

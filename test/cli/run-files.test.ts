@@ -1,0 +1,202 @@
+// The lock and the ledger of `ewaybill create` (src/cli/run-files.ts), in real processes: eight of them racing for a
+// lock left by a dead run, and appends to the ledger under a file-size limit (`ulimit -f`), where writeSync writes
+// part of a line without throwing.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSentLedger, takeLock } from '../../src/cli/run-files.js';
+import { buildEntry } from './cli-process.js';
+
+let built: Awaited<ReturnType<typeof buildEntry>>;
+let dir: string;
+beforeAll(async () => {
+  built = await buildEntry('run-files', 'src/cli/run-files.ts');
+  dir = mkdtempSync(join(process.cwd(), '.tmp', 'run-files-'));
+}, 60_000);
+afterAll(() => {
+  built?.remove();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Above Linux's largest pid (2^22): no process has it. */
+const DEAD_PID = 2 ** 22 + 7;
+
+/** Runs `script` as an ES module in a child Node (optionally under `ulimit -f <blocks>`); resolves with its end. */
+function runScript(
+  script: string,
+  args: readonly string[],
+  options: { fileSizeBlocks?: number; ms?: number } = {},
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  const node = [process.execPath, '--input-type=module', '-e', script, ...args];
+  const child =
+    options.fileSizeBlocks === undefined
+      ? spawn(node[0] as string, node.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('bash', ['-c', `ulimit -f ${options.fileSizeBlocks} && exec "$0" "$@"`, ...node], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.ms ?? 20_000);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      // Let the pipes drain.
+      setImmediate(() => resolve({ code, signal, stdout, stderr }));
+    });
+  });
+}
+
+// One contender: waits for the common start, then tries to take the lock (again every few ms while another holds it),
+// holds it ~200 ms, and records when it held it and whether the lock file still named it at the end.
+const CONTENDER = `
+import { appendFileSync, readFileSync } from 'node:fs';
+const [moduleUrl, output, record, startAt, holdMs, pollMs] = process.argv.slice(1);
+const { takeLock } = await import(moduleUrl);
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const now = () => performance.timeOrigin + performance.now();
+while (Date.now() < Number(startAt)) {}
+const deadline = Date.now() + 15000;
+for (;;) {
+  const lock = takeLock(output);
+  if ('release' in lock) {
+    const from = now();
+    sleep(Number(holdMs));
+    const to = now();
+    let named;
+    try { named = JSON.parse(readFileSync(output + '.lock', 'utf8')).pid; } catch { named = null; }
+    appendFileSync(record, JSON.stringify({ pid: process.pid, from, to, stillMine: named === process.pid }) + '\\n');
+    lock.release();
+    break;
+  }
+  if (Date.now() > deadline) {
+    appendFileSync(record, JSON.stringify({ pid: process.pid, refused: lock.refused }) + '\\n');
+    process.exit(3);
+  }
+  if (Number(pollMs) > 0) sleep(Number(pollMs));
+}
+`;
+
+describe('the lock of ewaybill create', () => {
+  it('eight processes racing for a lock left by a dead run hold it one at a time', async () => {
+    const moduleUrl = pathToFileURL(built.file).href;
+    for (let trial = 1; trial <= 3; trial++) {
+      const output = join(dir, `race-${trial}.jsonl`);
+      const record = join(dir, `race-${trial}.record`);
+      writeFileSync(record, '');
+      writeFileSync(
+        `${output}.lock`,
+        `${JSON.stringify({ pid: DEAD_PID, host: hostname(), startedAt: new Date().toISOString(), processStart: 1 })}\n`,
+      );
+      const startAt = Date.now() + 1500;
+      const ends = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          runScript(CONTENDER, [moduleUrl, output, record, String(startAt), '200', '1'], { ms: 30_000 }),
+        ),
+      );
+      for (const end of ends) expect(end, `trial ${trial}: ${end.stderr}`).toMatchObject({ code: 0 });
+      const held = readFileSync(record, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { pid: number; from: number; to: number; stillMine: boolean })
+        .sort((a, b) => a.from - b.from);
+      expect(held, `trial ${trial}`).toHaveLength(8);
+      for (const [i, holder] of held.entries()) {
+        expect(holder.stillMine, `trial ${trial}: pid ${holder.pid} lost the lock while holding it`).toBe(true);
+        const before = held[i - 1];
+        if (before) {
+          expect(
+            holder.from,
+            `trial ${trial}: pid ${holder.pid} took it while pid ${before.pid} held it`,
+          ).toBeGreaterThanOrEqual(before.to);
+        }
+      }
+      expect(existsSync(`${output}.lock`), `trial ${trial}: the last holder released it`).toBe(false);
+    }
+  }, 90_000);
+
+  it('a lock naming our pid with another process start is an earlier life of the pid: taken over', () => {
+    const output = join(dir, 'own-pid.jsonl');
+    const me = { pid: process.pid, host: hostname(), startedAt: new Date(0).toISOString() };
+    writeFileSync(
+      `${output}.lock`,
+      `${JSON.stringify({ ...me, processStart: Math.round(performance.timeOrigin) - 60_000 })}\n`,
+    );
+    const lock = takeLock(output);
+    expect(lock).toHaveProperty('release');
+    // A second run in this same process (same pid, same start) is refused, naming the pid.
+    const second = takeLock(output);
+    expect(second).toHaveProperty('refused');
+    expect((second as { refused: string }).refused).toMatch(new RegExp(`another run \\(pid ${process.pid},`));
+    if ('release' in lock) lock.release();
+    expect(existsSync(`${output}.lock`)).toBe(false);
+  });
+
+  it('a release does not remove a lock another run has taken since', () => {
+    const output = join(dir, 'taken-since.jsonl');
+    const first = takeLock(output);
+    expect(first).toHaveProperty('release');
+    // Someone judged the first run gone and deleted its lock (as the refusal says to); a second run took the lock.
+    rmSync(`${output}.lock`);
+    const second = takeLock(output);
+    expect(second).toHaveProperty('release');
+    const held = readFileSync(`${output}.lock`, 'utf8');
+    if ('release' in first) first.release();
+    expect(existsSync(`${output}.lock`) && readFileSync(`${output}.lock`, 'utf8')).toBe(held);
+    if ('release' in second) second.release();
+    expect(existsSync(`${output}.lock`)).toBe(false);
+  });
+});
+
+// Appends ids of 33 characters (lines of 37 bytes, which divide neither 512 nor 1024) until an add throws, then tries
+// two more; prints which returned and which threw.
+const APPENDER = `
+const [moduleUrl, output] = process.argv.slice(1);
+const { openSentLedger } = await import(moduleUrl);
+const ledger = openSentLedger(output);
+const returned = [];
+const threw = [];
+for (let i = 0; i < 500 && threw.length < 3; i++) {
+  const id = 'doc_' + String(i).padStart(4, '0') + '_' + 'x'.repeat(24);
+  try {
+    ledger.add(id);
+    returned.push(id);
+  } catch (error) {
+    threw.push({ id, code: error.code });
+  }
+}
+ledger.close();
+console.log(JSON.stringify({ returned, threw }));
+`;
+
+describe('the ledger of sent documents', () => {
+  it('under a file-size limit, an add whose line is cut throws, and a reloaded ledger names exactly the whole lines', async () => {
+    const output = join(dir, 'limited.jsonl');
+    const end = await runScript(APPENDER, [pathToFileURL(built.file).href, output], { fileSizeBlocks: 1 });
+    // Node ignores SIGXFSZ: the write past the limit fails with EFBIG instead of killing the process.
+    expect(end, end.stderr).toMatchObject({ code: 0, signal: null });
+    const { returned, threw } = JSON.parse(end.stdout) as {
+      returned: string[];
+      threw: { id: string; code: string }[];
+    };
+    expect(returned.length).toBeGreaterThan(5);
+    expect(threw).toHaveLength(3);
+    for (const { code } of threw) expect(code).toBe('EFBIG');
+    const text = readFileSync(`${output}.sent`, 'utf8');
+    // The limit cut a line: a write landed partly (the short write) before the next one failed.
+    expect(statSync(`${output}.sent`).size % 37).not.toBe(0);
+    const reloaded = openSentLedger(output);
+    for (const id of returned) expect(reloaded.has(id), `${id}: add returned, so its line is whole`).toBe(true);
+    for (const { id } of threw) expect(reloaded.has(id), `${id}: add threw`).toBe(text.includes(`"${id}"`));
+    expect(threw.some(({ id }) => text.includes(`"${id.slice(0, 9)}`) && !text.includes(`"${id}"`))).toBe(true);
+    reloaded.close();
+  }, 30_000);
+});
