@@ -19,8 +19,8 @@ export class RateLimiterUnavailableError extends ServiceError {
 
 /**
  * A shared rate limiter's store refused it for a reason that waiting will not fix: a Redis user without the right to
- * run scripts (`NOPERM`), a script Redis cannot load (`NOSCRIPT` after a load), or a key of the wrong type at the
- * limiter's prefix (`WRONGTYPE`). Not an outage: calls reject with this error whatever `onUnavailable` says, and
+ * run scripts (`NOPERM`), a password Redis refuses or requires (`WRONGPASS`, `NOAUTH`), a script Redis cannot load
+ * (`NOSCRIPT` after a load), or a key of the wrong type at the limiter's prefix (`WRONGTYPE`). Not an outage: calls reject with this error whatever `onUnavailable` says, and
  * nothing is sent. The message names what is missing; the store's own error is the `cause`.
  */
 export class RateLimiterConfigurationError extends ServiceError {

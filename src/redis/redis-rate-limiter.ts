@@ -60,6 +60,12 @@ export function configurationProblem(error: unknown): string | undefined {
   if (/WRONGTYPE/i.test(message)) {
     return `a key of another type sits at the rate limiter's prefix (${message.slice(0, 200)}): give the limiter a prefix of its own`;
   }
+  if (/WRONGPASS/i.test(message)) {
+    return `Redis refused the client's user name or password (${message.slice(0, 200)}): give the Redis client the password (and user) the server expects`;
+  }
+  if (/NOAUTH/i.test(message)) {
+    return `Redis requires a password the client did not give (${message.slice(0, 200)}): give the Redis client the server's password (and user)`;
+  }
   if (/NOSCRIPT/i.test(message)) {
     return `Redis cannot load the rate-limit script (${message.slice(0, 200)}): scripting may be disabled on this server`;
   }
@@ -156,7 +162,11 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     downUntil = performance.now() + resolved.recheckAfter;
     if (degraded) return;
     degraded = true;
-    const message = `invoicing-service-sdk: the Redis rate limiter is unavailable (${describe(error)}); each process limits only its own requests until Redis answers again, so the service may answer 429`;
+    // A replica answers READONLY: still an outage (a failover may turn it into the primary), but the fix is named.
+    const replica = /READONLY/i.test(describe(error))
+      ? '; the Redis client points at a read-only replica: connect it to the primary'
+      : '';
+    const message = `invoicing-service-sdk: the Redis rate limiter is unavailable (${describe(error)})${replica}; each process limits only its own requests until Redis answers again, so the service may answer 429`;
     const details = { code: RateLimiterUnavailableError.code };
     callUserCallback('logger.warn', (m: string, d: typeof details) => logger.warn(m, d), [message, details], undefined);
   }

@@ -80,7 +80,8 @@ export interface MockEmulator {
   /**
    * Posts a signed event (the spec's envelope, `X-Signature`, `Content-Type: application/json`) to `target`
    * or the `webhook` option, and resolves with the receiver's status.
-   * @throws {TypeError} when there is no valid target. @throws {Error} when the receiver is unreachable or too slow.
+   * @throws {TypeError} when there is no valid target. @throws {Error} when the receiver is unreachable or too slow,
+   *   or `close()` stopped the delivery.
    */
   emitWebhook(
     event: { event_id: string; event_type: string; data: unknown },
@@ -95,6 +96,9 @@ export interface MockEmulator {
    * no documents, faults, log entries or rate-limit history.
    */
   reset(): void;
-  /** Cuts short every scripted delay in progress (those requests end as dropped). Later requests are still answered. */
+  /**
+   * Cuts short every scripted delay in progress (those requests end as dropped) and every webhook delivery in flight or
+   * scheduled (an emitting call rejects). Later requests are still answered.
+   */
   close(): void;
 }

@@ -149,6 +149,8 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
   const log = new RequestLog();
   const faults: Readonly<MockFault>[] = [];
   let closing = new AbortController();
+  /** Webhook deliveries scheduled and not started yet. */
+  const scheduled = new Set<ReturnType<typeof setTimeout>>();
   let companyId = '';
   if (options.apiKey !== undefined && !isKeyShaped(options.apiKey)) {
     throw new TypeError(
@@ -173,7 +175,8 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
   async function deliver(event: MockEvent, target: WebhookTarget): Promise<WebhookDelivery> {
     const startedAt = now();
     try {
-      const delivery = await deliverWebhook(event, target);
+      // close() stops it: a receiver that never answers must not keep a test process alive for the timeout.
+      const delivery = await deliverWebhook(event, target, closing.signal);
       notify({ kind: 'webhook', event, target, startedAt, endedAt: now(), result: { delivery } });
       return delivery;
     } catch (error) {
@@ -194,10 +197,13 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
   function documentCreated(data: { document_type: string; serial_number: string; hash_id: string }): void {
     if (options.webhook === undefined) return;
     const event = buildDocumentEvent({ data: { ...data, message: 'Document created' } });
-    // After the answer: a receiver that is slow or down never changes what the creating call got.
-    setTimeout(() => {
+    // After the answer: a receiver that is slow or down never changes what the creating call got. close() clears
+    // a delivery not started yet.
+    const timer = setTimeout(() => {
+      scheduled.delete(timer);
       deliver(event, checkWebhookTarget(options.webhook, 'documentCreated')).catch(() => {});
     }, 0);
+    scheduled.add(timer);
   }
 
   async function decide(request: Request, arrivedAt?: number): Promise<Outcome> {
@@ -334,6 +340,8 @@ export function createEmulator(options: MockServiceOptions = {}): EmulatorCore {
       notify({ kind: 'reset' });
     },
     close() {
+      for (const timer of scheduled) clearTimeout(timer);
+      scheduled.clear();
       closing.abort();
       closing = new AbortController();
     },

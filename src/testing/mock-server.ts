@@ -29,7 +29,7 @@ export interface MockServer {
   readonly apiKey: string;
   /** The emulator behind the server: add documents, script faults, read the request log. */
   readonly service: MockService;
-  /** Stops the server, cutting open connections and scripted delays. */
+  /** Stops the server, cutting open connections, scripted delays and webhook deliveries in flight. */
   close(): Promise<void>;
 }
 

@@ -34,33 +34,36 @@ export function checkWebhookTarget(target: WebhookTarget | undefined, caller: st
  * POSTs an event the way the service delivers webhooks (spec, Events): the JSON body, `Content-Type: application/json`
  * and `X-Signature`, the hex HMAC-SHA256 of the exact body keyed with the secret.
  * Resolves with the receiver's status whatever it is.
- * @throws {Error} when the receiver cannot be reached or does not answer within `timeoutMs` (the cause says which).
+ * @param signal Stops the delivery early (the emulator's close()); it is joined to the `timeoutMs` timeout.
+ * @throws {Error} when the receiver cannot be reached, does not answer within `timeoutMs`, or `signal` aborted first
+ *   (the cause says which).
  */
 export async function deliverWebhook(
   event: { event_id: string; event_type: string; data: unknown },
   target: WebhookTarget,
+  signal?: AbortSignal,
 ): Promise<WebhookDelivery> {
   const body = JSON.stringify(event);
   const signature = signWebhook(body, target.secret);
   const timeoutMs = target.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const send = target.fetch ?? globalThis.fetch;
+  const timeout = AbortSignal.timeout(timeoutMs);
   try {
     const response = await send(target.url, {
       method: 'POST',
       body,
       headers: { 'content-type': 'application/json', 'x-signature': signature },
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
     });
     await response.body?.cancel().catch(() => {});
     return { status: response.status, eventId: event.event_id, body, signature };
   } catch (error) {
-    const timedOut = error instanceof Error && error.name === 'TimeoutError';
     const where = new URL(target.url).origin;
-    throw new Error(
-      timedOut
+    const why = signal?.aborted
+      ? `The webhook delivery to ${where} was stopped: the mock service closed`
+      : timeout.aborted
         ? `The webhook receiver at ${where} did not answer within ${timeoutMs} ms`
-        : `Could not deliver the webhook to ${where}: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+        : `Could not deliver the webhook to ${where}: ${error instanceof Error ? error.message : String(error)}`;
+    throw new Error(why, { cause: error });
   }
 }

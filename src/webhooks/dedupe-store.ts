@@ -11,7 +11,8 @@ export type DedupeClaim = 'claimed' | 'processing' | 'processed';
  * implement these three methods over a shared store such as Redis or a database table.
  *
  * The handler calls `claim`, then `onEvent`, then `commit` on success or `release` on failure, passing the same
- * `token` (a random UUID, new for each delivery) to all three. A claim belongs to the delivery whose token it holds:
+ * `token` (a random UUID, new for each delivery) to all three. When `claim` itself rejects (a timeout, say), the
+ * handler answers 500 and also calls `release` with the token, without waiting, in case the claim was taken anyway. A claim belongs to the delivery whose token it holds:
  * when a slow delivery's lease ran out and another delivery claimed the id, the slow one's `commit` or `release`
  * must leave the other's claim alone. Each method must be atomic for one id.
  *

@@ -103,8 +103,24 @@ async function runOnce(
   // The claim's owner: if this delivery outlives its lease and another one claims the event, this delivery's
   // commit or release must not settle the other's claim.
   const token = globalThis.crypto.randomUUID();
-  const claim: unknown = await dedupe.claim(eventId, options.processingLeaseMs, token);
+  // A claim that failed may still be taken: one abandoned at its deadline runs once the store wakes up, and would
+  // hold the event until the lease ends (every redelivery answered 409). A release with the token, queued behind the
+  // claim on the same connection, undoes it; it frees only this delivery's own claim. Not awaited (the store is likely
+  // still slow) and best effort: the answer is 500 either way, and the lease ends the claim if the release is lost.
+  const releaseFailedClaim = () => {
+    Promise.resolve()
+      .then(() => dedupe.release(eventId, token))
+      .catch(() => {});
+  };
+  let claim: unknown;
+  try {
+    claim = await dedupe.claim(eventId, options.processingLeaseMs, token);
+  } catch (error) {
+    releaseFailedClaim();
+    throw error;
+  }
   if (claim !== 'claimed' && claim !== 'processed' && claim !== 'processing') {
+    releaseFailedClaim();
     // Taking an unknown answer as 'claimed' could run an event twice; 500 makes the service redeliver.
     throw new TypeError(
       `dedupe.claim must resolve to 'claimed', 'processing' or 'processed'; got ${typeof claim === 'string' ? JSON.stringify(claim.slice(0, 40)) : typeof claim}.`,

@@ -14,7 +14,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Keys that can change an object's prototype when a partner copies the event (`Object.assign`, a spread merge). */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-const MAY_HOLD_PROTOTYPE_KEY = /__proto__|constructor|prototype/;
+// A `\u` escape can spell any of them (`"\u005f_proto__"`), so a body with one is checked key by key too.
+const MAY_HOLD_PROTOTYPE_KEY = /__proto__|constructor|prototype|\\u/;
 
 /** The parsed body, and the prototype keys that were dropped from it (anywhere in it). */
 function parseJson(body: string | Uint8Array): { json: unknown; dropped: string[] } {
@@ -30,7 +31,7 @@ function parseJson(body: string | Uint8Array): { json: unknown; dropped: string[
   }
   const dropped: string[] = [];
   try {
-    // The reviver runs only for a body that names such a key: the common event pays nothing for it.
+    // The reviver runs only for a body that names such a key or holds an escape: the common event pays nothing for it.
     const json: unknown = MAY_HOLD_PROTOTYPE_KEY.test(text)
       ? JSON.parse(text, (key, value: unknown) => {
           if (!PROTOTYPE_KEYS.has(key)) return value;

@@ -115,6 +115,45 @@ describe.each(LIBRARIES)('createRedisDedupeStore with $name', (library) => {
   });
 });
 
+describe.each(LIBRARIES)('a claim abandoned at its deadline, with $name', (library) => {
+  let stalling: TestRedis;
+  beforeAll(async () => {
+    stalling = await startRedis(['--enable-debug-command', 'local']);
+  }, 300_000);
+  afterAll(() => stalling?.stop());
+
+  it('is released once Redis wakes up, so the redelivery is processed instead of answered 409 for the lease', async () => {
+    const client = await library.connect(stalling.port);
+    const admin = await library.connect(stalling.port);
+    try {
+      let runs = 0;
+      const handler = createWebhookHandler({
+        secret: SECRET,
+        dedupe: createRedisDedupeStore({ redis: client.redis, timeout: 300 }),
+        onEvent: () => {
+          runs += 1;
+        },
+        onError: () => {},
+      });
+      const event = withId(DOCUMENT_EVENT, eventId());
+      // Redis stalls for 1.5 s: the claim misses its 300 ms deadline, then runs when Redis wakes up.
+      const stalled = admin.command(['DEBUG', 'SLEEP', '1.5']);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await handler(deliveryRequest(event))).status).toBe(500);
+      await stalled;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // The service's redelivery, a few seconds after the first try (the lease is 2 minutes).
+      expect((await handler(deliveryRequest(event))).status).toBe(200);
+      expect(runs).toBe(1);
+      expect((await handler(deliveryRequest(event))).status).toBe(200); // a duplicate
+      expect(runs).toBe(1);
+    } finally {
+      await admin.close();
+      await client.close();
+    }
+  });
+});
+
 describe('createRedisDedupeStore options', () => {
   it('names a bad option', () => {
     expect(() => createRedisDedupeStore({ redis: null as never })).toThrow(/redis must be an ioredis client/);

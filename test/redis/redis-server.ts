@@ -41,14 +41,15 @@ export interface TestRedis {
   start(): Promise<void>;
 }
 
-export async function startRedis(): Promise<TestRedis> {
+/** Starts one; `extraArgs` are more redis-server options (`['--enable-debug-command', 'local']`, say). */
+export async function startRedis(extraArgs: readonly string[] = []): Promise<TestRedis> {
   ensureRedisServer();
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
     const started = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child = started;

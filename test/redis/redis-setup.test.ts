@@ -126,6 +126,92 @@ describe('configuration errors are not outages', () => {
   });
 });
 
+type IoClient = { on(event: 'error', listener: () => void): unknown; disconnect(): void };
+const IoRedis = IoRedis5 as unknown as new (options: object) => IoClient;
+
+describe('credentials Redis refuses are not outages', () => {
+  let guarded: TestRedis;
+  beforeAll(async () => {
+    guarded = await startRedis(['--requirepass', 'lantern-orchard-pw']);
+  }, 300_000);
+  afterAll(() => guarded?.stop());
+
+  it.each([
+    ['a wrong password (WRONGPASS)', { password: 'not-the-password' }, /WRONGPASS/],
+    ['no password (NOAUTH)', {}, /NOAUTH/],
+  ])('%s: a typed error naming the credentials, nothing sent, even with local', async (_what, auth, code) => {
+    const redisClient = new IoRedis({
+      port: guarded.port,
+      host: '127.0.0.1',
+      ...auth,
+      retryStrategy: () => 100,
+      maxRetriesPerRequest: null,
+    });
+    redisClient.on('error', () => {});
+    const service = await startCountingServer();
+    try {
+      const logger = recordingLogger();
+      const client = new ServiceClient({
+        apiKey: freshKey('auth'),
+        baseUrl: service.baseUrl,
+        preflight: 'off',
+        maxRetries: 0,
+        rateLimiter: createRedisRateLimiter({ redis: redisClient as never, logger, onUnavailable: 'local' }),
+      });
+      for (let i = 0; i < 2; i++) {
+        const error = await client.createEwayBill(`doc_${i}`, validModel()).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(RateLimiterConfigurationError);
+        expect((error as Error).message).toMatch(code);
+        expect((error as Error).message).toMatch(/password/);
+        expect((error as Error).message).not.toContain('lantern-orchard-pw');
+      }
+      expect(service.arrivals).toHaveLength(0);
+      expect(logger.warnings.filter((w) => /unavailable/.test(w))).toEqual([]);
+    } finally {
+      redisClient.disconnect();
+      await service.close();
+    }
+  });
+});
+
+describe('a client pointed at a read-only replica', () => {
+  let primary: TestRedis;
+  let replica: TestRedis;
+  beforeAll(async () => {
+    primary = await startRedis();
+    replica = await startRedis(['--replicaof', '127.0.0.1', String(primary.port)]);
+  }, 300_000);
+  afterAll(async () => {
+    await replica?.stop();
+    await primary?.stop();
+  });
+
+  it('falls back as in an outage, with a warning that says the client points at a read-only replica', async () => {
+    const redisClient = new IoRedis({ port: replica.port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
+    redisClient.on('error', () => {});
+    const service = await startCountingServer();
+    try {
+      const logger = recordingLogger();
+      const client = new ServiceClient({
+        apiKey: freshKey('replica'),
+        baseUrl: service.baseUrl,
+        preflight: 'off',
+        maxRetries: 0,
+        rateLimiter: createRedisRateLimiter({ redis: redisClient as never, logger, onUnavailable: 'local' }),
+      });
+      await client.createEwayBill('doc_1', validModel());
+      expect(service.arrivals).toHaveLength(1);
+      const [warning, ...others] = logger.warnings.filter((w) => /unavailable/.test(w));
+      expect(others).toEqual([]);
+      expect(warning).toMatch(/READONLY/);
+      expect(warning).toMatch(/points at a read-only replica/);
+    } finally {
+      redisClient.disconnect();
+      await service.close();
+    }
+  });
+});
+
 describe('the fall-back while Redis is away', () => {
   it('with processes: 3, one process spaces a key interval × 3 apart until Redis answers', async () => {
     const hung = await startHungServer();

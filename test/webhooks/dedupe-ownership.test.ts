@@ -147,3 +147,58 @@ describe('claims owned by the delivery that made them', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe('a claim that failed', () => {
+  it("is released with its own token only, leaving another delivery's claim in place", async () => {
+    const inner = createMemoryDedupeStore();
+    const released: string[] = [];
+    const claimTokens: string[] = [];
+    let failNext = false;
+    // A store whose claim is taken but answered with an error (a call abandoned at its deadline that ran later).
+    const store: WebhookDedupeStore = {
+      async claim(id, leaseMs, token): Promise<DedupeClaim> {
+        claimTokens.push(token);
+        const found = await inner.claim(id, leaseMs, token);
+        if (failNext) {
+          failNext = false;
+          throw new Error('the store did not answer in time');
+        }
+        return found;
+      },
+      commit: (id, ttlMs, token) => inner.commit(id, ttlMs, token),
+      async release(id, token) {
+        released.push(token);
+        await inner.release(id, token);
+      },
+    };
+    const gate = deferred();
+    let runs = 0;
+    const handler = createWebhookHandler({
+      secret: SECRET,
+      dedupe: store,
+      onEvent: async () => {
+        runs += 1;
+        await gate.promise;
+      },
+      onError: () => {},
+    });
+    const event = withId(DOCUMENT_EVENT, 'failed-claim-1');
+    failNext = true;
+    expect((await handler(deliveryRequest(event))).status).toBe(500);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(released).toEqual([claimTokens[0]]);
+    // The failed claim was undone: the redelivery runs the event.
+    const running = handler(deliveryRequest(event));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(runs).toBe(1);
+    // A delivery whose claim fails while another holds the event does not free the other's claim.
+    failNext = true;
+    expect((await handler(deliveryRequest(event))).status).toBe(500);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(released).toEqual([claimTokens[0], claimTokens[2]]);
+    expect((await handler(deliveryRequest(event))).status).toBe(409);
+    gate.resolve();
+    expect((await running).status).toBe(200);
+    expect(runs).toBe(1);
+  });
+});

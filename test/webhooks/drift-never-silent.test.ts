@@ -96,6 +96,27 @@ describe.each(handlers)('drifted events through %s', (_, start) => {
     expect(Object.hasOwn(event?.data as object, '__proto__')).toBe(false);
     expect(Object.hasOwn(event?.data as object, 'constructor')).toBe(false);
   });
+
+  // JSON escapes spell the same keys: the guard must see the parsed key, not the raw text.
+  it.each([
+    ['\\u005f_proto__', '__proto__'],
+    ['\\u005F\\u005Fproto\\u005f\\u005f', '__proto__'],
+    ['__pr\\u006fto__', '__proto__'],
+    ['constr\\u0075ctor', 'constructor'],
+    ['\\u0070rototype', 'prototype'],
+  ])('an escaped prototype key ("%s") is dropped too, and the event is not known', async (escaped, key) => {
+    const { events, options } = setup();
+    const url = await start(options);
+    const body = `{"event_id":"${id()}","event_type":"document","data":{"document_type":"invoice","serial_number":"INV-1","hash_id":"h1","message":"m","timestamp":"2026-11-21 10:30:00.123456","${escaped}":{"polluted":true}}}`;
+    expect(body).not.toContain(key);
+    expect(await deliver(url, body)).toBe(200);
+    const [event] = events;
+    expect(event?.known).toBe(false);
+    expect(Object.hasOwn(event?.data as object, key)).toBe(false);
+    const copy = Object.assign({}, event?.data) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
+  });
 });
 
 describe("the README's handler (examples/webhooks/next-route.ts)", () => {

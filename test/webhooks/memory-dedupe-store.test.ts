@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryDedupeStore } from '../../src/webhooks/index.js';
-import { manualClock as clock } from '../helpers/deferred.js';
+import { createMemoryDedupeStore, createWebhookHandler, type WebhookEvent } from '../../src/webhooks/index.js';
+import { manualClock as clock, deferred } from '../helpers/deferred.js';
+import { DOCUMENT_EVENT, deliveryRequest, SECRET, withId } from './fixtures.js';
 
 describe('the in-memory dedupe store', () => {
   it('claims an id once, then reports it as processing, then as processed after commit', async () => {
@@ -58,6 +59,53 @@ describe('the in-memory dedupe store', () => {
     }
     expect(await store.claim('e9', 1000, 'A')).toBe('processed');
     expect(await store.claim('e0', 1000, 'A')).toBe('claimed');
+  });
+
+  it('never drops a claim in progress to make room: it drops processed ids, and refuses a claim when claims fill it', async () => {
+    const store = createMemoryDedupeStore({ maxEntries: 2 });
+    await store.claim('done', 60_000, 'A');
+    await store.commit('done', 60_000, 'A');
+    expect(await store.claim('a', 60_000, 'A')).toBe('claimed');
+    expect(await store.claim('b', 60_000, 'B')).toBe('claimed'); // the processed 'done' makes room
+    expect(store.size).toBe(2);
+    await expect(store.claim('c', 60_000, 'C')).rejects.toThrow(/maxEntries \(2\).*being processed/);
+    expect(store.size).toBe(2);
+    // The claims in progress are still there: a redelivery of either is not processed a second time.
+    expect(await store.claim('a', 60_000, 'D')).toBe('processing');
+    expect(await store.claim('b', 60_000, 'D')).toBe('processing');
+    await store.commit('a', 60_000, 'A');
+    expect(await store.claim('c', 60_000, 'C')).toBe('claimed'); // the processed 'a' made room again
+    expect(await store.claim('b', 60_000, 'D')).toBe('processing');
+  });
+
+  it('through the handler: a redelivery during processing is never processed twice when maxEntries is reached', async () => {
+    const runs = new Map<string, number>();
+    const gate = deferred();
+    const handler = createWebhookHandler({
+      secret: SECRET,
+      dedupe: createMemoryDedupeStore({ maxEntries: 2 }),
+      onError: () => {},
+      onEvent: async (event: WebhookEvent) => {
+        runs.set(event.event_id, (runs.get(event.event_id) ?? 0) + 1);
+        await gate.promise;
+      },
+    });
+    const send = (id: string) => handler(deliveryRequest(withId(DOCUMENT_EVENT, id))).then((r) => r.status);
+    const first = send('A');
+    const second = send('B');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The store holds two claims in progress: a third event is refused with a retryable answer, not admitted by
+    // dropping A's claim; A's redelivery is 409, not a second run.
+    const third = send('C');
+    const again = send('A');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gate.resolve();
+    expect(await third).toBe(500);
+    expect(await again).toBe(409);
+    expect(await Promise.all([first, second])).toEqual([200, 200]);
+    expect(await send('A')).toBe(200); // a duplicate
+    expect(await send('C')).toBe(200); // redelivered once a claim was settled
+    expect(Object.fromEntries(runs)).toEqual({ A: 1, B: 1, C: 1 });
   });
 
   it("keeps a newer owner's claim when the owner whose lease ran out releases the id", async () => {
