@@ -14,8 +14,12 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Keys that can change an object's prototype when a partner copies the event (`Object.assign`, a spread merge). */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-// A `\u` escape can spell any of them (`"\u005f_proto__"`), so a body with one is checked key by key too.
-const MAY_HOLD_PROTOTYPE_KEY = /__proto__|constructor|prototype|\\u/;
+const NAMES_PROTOTYPE_KEY = /__proto__|constructor|prototype/;
+/**
+ * Whether a body may hold such a key: it names one, or holds a `\u` escape, which can spell any of them
+ * (`"\u005f_proto__"`). Two scans: one alternation with the escape in it was 3× slower on a 1 KB event.
+ */
+const mayHoldPrototypeKey = (text: string) => NAMES_PROTOTYPE_KEY.test(text) || text.includes('\\u');
 
 /** The parsed body, and the prototype keys that were dropped from it (anywhere in it). */
 function parseJson(body: string | Uint8Array): { json: unknown; dropped: string[] } {
@@ -32,7 +36,7 @@ function parseJson(body: string | Uint8Array): { json: unknown; dropped: string[
   const dropped: string[] = [];
   try {
     // The reviver runs only for a body that names such a key or holds an escape: the common event pays nothing for it.
-    const json: unknown = MAY_HOLD_PROTOTYPE_KEY.test(text)
+    const json: unknown = mayHoldPrototypeKey(text)
       ? JSON.parse(text, (key, value: unknown) => {
           if (!PROTOTYPE_KEYS.has(key)) return value;
           dropped.push(key);
