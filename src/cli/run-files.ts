@@ -2,7 +2,7 @@
 // twice, and the ledger of every document ever handed to the service, so "the bill may already exist" outlives any
 // crash, lost result line or later failure. Both are written so that a crash at any byte leaves a readable state.
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 /** What a lock file holds. */
@@ -51,11 +51,43 @@ function ownerGone(owner: Partial<LockOwner>, me: LockOwner): boolean {
   return !alive(owner.pid);
 }
 
+/** How long a takeover may hold `<lock>.takeover`: one left longer was left by a run killed while taking over. */
+const TAKEOVER_STALE_MS = 10_000;
+
+/** Blocks for `ms` (the lock is taken before anything else runs, synchronously). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Removes the lock at `path` if it still holds `held`, under the takeover lock; waits a moment if another run has it. */
+function removeDeadLock(path: string, held: string): void {
+  const takeover = `${path}.takeover`;
+  let fd: number;
+  try {
+    fd = openSync(takeover, 'wx');
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    try {
+      if (Date.now() - statSync(takeover).mtimeMs > TAKEOVER_STALE_MS) rmSync(takeover, { force: true });
+    } catch {
+      // Gone meanwhile: the other run finished its takeover.
+    }
+    sleepSync(5 + Math.random() * 10);
+    return;
+  }
+  try {
+    if (readIfThere(path) === held) rmSync(path, { force: true });
+  } finally {
+    closeSync(fd);
+    rmSync(takeover, { force: true });
+  }
+}
+
 /**
  * Takes `<output>.lock`. The lock is written whole to a file of its own, then linked to the lock's name, which fails
  * if it exists: a lock is never seen half-written. A lock whose process is gone (a `kill -9`, a power loss, a container
- * restarted with the same pid) on this host is taken over: renamed away, checked to be the very lock judged dead (or
- * put back), then replaced. A live one is refused, naming its pid; so is a lock from another host (its process cannot
+ * restarted with the same pid) on this host is taken over: one run at a time (under `<lock>.takeover`) removes it if
+ * it is still the very lock judged dead, and the runs try the link again. A live one is refused, naming its pid; so is a lock from another host (its process cannot
  * be checked from here). Returns the release, which removes the lock only while it is still this run's.
  */
 export function takeLock(output: string): { release: () => void } | { refused: string } {
@@ -69,7 +101,8 @@ export function takeLock(output: string): { release: () => void } | { refused: s
     token,
   };
   const content = `${JSON.stringify(me)}\n`;
-  for (let attempt = 0; attempt < 5; attempt++) {
+  // Bounded: each turn either takes the lock, refuses, or waits ~10 ms for another run's takeover.
+  for (let attempt = 0; attempt < 200; attempt++) {
     const mine = `${path}.${token}.tmp`;
     const fd = openSync(mine, 'wx');
     try {
@@ -109,23 +142,10 @@ export function takeLock(output: string): { release: () => void } | { refused: s
             `${output}, delete it.`,
       };
     }
-    // Take it over: move it away, and keep it only if it is still the lock judged dead (another run may have taken
-    // it over and made its own in the meantime: that one is put back).
-    const away = `${path}.${token}.stale`;
-    try {
-      renameSync(path, away);
-    } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT') continue;
-      throw error;
-    }
-    if (readIfThere(away) !== held) {
-      try {
-        linkSync(away, path);
-      } catch {
-        // A third run made its lock meanwhile; the one moved away was not ours to keep either way.
-      }
-    }
-    rmSync(away, { force: true });
+    // Take it over, one run at a time: under `<lock>.takeover` (an exclusive create), the dead lock is removed only if
+    // it is still the very lock judged dead; then every run tries the link again, and one wins. Without the takeover
+    // lock, a run that judged the dead lock could remove the fresh lock another run had just made in its place.
+    removeDeadLock(path, held);
   }
   return { refused: `could not take ${path}: other runs kept taking it; try again` };
 }

@@ -2,7 +2,7 @@
 // lock left by a dead run, and appends to the ledger under a file-size limit (`ulimit -f`), where writeSync writes
 // part of a line without throwing.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -153,6 +153,41 @@ describe('the lock of ewaybill create', () => {
     expect(existsSync(`${output}.lock`) && readFileSync(`${output}.lock`, 'utf8')).toBe(held);
     if ('release' in second) second.release();
     expect(existsSync(`${output}.lock`)).toBe(false);
+  });
+
+  /** A lock left by a dead run, on this host. */
+  const deadLock = (output: string) =>
+    writeFileSync(
+      `${output}.lock`,
+      `${JSON.stringify({ pid: DEAD_PID, host: hostname(), startedAt: new Date().toISOString(), processStart: 1 })}\n`,
+    );
+
+  it('while another run takes over a dead lock (its takeover lock is fresh), this one waits, then gives up: bounded', () => {
+    const output = join(dir, 'takeover-busy.jsonl');
+    deadLock(output);
+    writeFileSync(`${output}.lock.takeover`, '');
+    const started = performance.now();
+    const result = takeLock(output);
+    const waited = performance.now() - started;
+    expect(result).toEqual({ refused: expect.stringContaining('other runs kept taking it') });
+    expect(waited).toBeLessThan(15_000);
+    // The dead run's lock was left for the run taking it over.
+    expect(JSON.parse(readFileSync(`${output}.lock`, 'utf8'))).toMatchObject({ pid: DEAD_PID });
+    rmSync(`${output}.lock.takeover`);
+    rmSync(`${output}.lock`);
+  });
+
+  it('a takeover lock left by a run killed while taking over (older than 10 s) is cleared, and the dead lock taken over', () => {
+    const output = join(dir, 'takeover-stale.jsonl');
+    deadLock(output);
+    writeFileSync(`${output}.lock.takeover`, '');
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(`${output}.lock.takeover`, past, past);
+    const result = takeLock(output);
+    expect(result).toHaveProperty('release');
+    expect(JSON.parse(readFileSync(`${output}.lock`, 'utf8'))).toMatchObject({ pid: process.pid });
+    expect(existsSync(`${output}.lock.takeover`)).toBe(false);
+    if ('release' in result) result.release();
   });
 });
 
