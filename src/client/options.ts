@@ -6,7 +6,7 @@ import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { type ApiKeySource, keyProblem } from './credentials.js';
 import type { ClientHooks, Logger } from './events.js';
 import { checkLogLevel, levelledLogger } from './log-level.js';
-import { isProtoHeaderName } from './request-input.js';
+import { headerProblem, isProtoHeaderName } from './request-input.js';
 import { isBrowserLike, readEnv } from './runtime.js';
 
 /** Options of `new ServiceClient(options)`. */
@@ -206,6 +206,10 @@ function checkShapes(options: ServiceClientOptions): void {
     }
     const proto = Object.keys(headers).find(isProtoHeaderName);
     if (proto !== undefined) throw new TypeError(`headers cannot hold a header named ${proto}: fetch would drop it`);
+    for (const [name, value] of Object.entries(headers)) {
+      const problem = headerProblem(name, value as string, 'headers');
+      if (problem) throw new TypeError(problem);
+    }
   }
   if (rateLimiter !== undefined && !(isObject(rateLimiter) && typeof rateLimiter.acquire === 'function')) {
     throw new TypeError('rateLimiter must be an object with an acquire(keyId, signal) method');

@@ -14,6 +14,46 @@ export type QueryValue = string | number | boolean | undefined | readonly (strin
 const OWNED_HEADERS = new Set(['authorization', 'content-type', 'accept']);
 
 /**
+ * The headers of the connection and the message framing, which only the HTTP stack sets: undici refuses most of them
+ * when it is about to send (a `ConnectionError` that says the service may have acted, though nothing was sent) and
+ * ignores `Host`, which another `fetch` may honour and send the key to another virtual host.
+ */
+const CONNECTION_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+]);
+
+/**
+ * What is wrong with a header a caller wants sent, or `undefined`: a name or value HTTP cannot carry, or a header of
+ * the connection (see {@link CONNECTION_HEADERS}). `where` names the option (`options.headers`, `headers`).
+ */
+export function headerProblem(name: string, value: string, where: string): string | undefined {
+  if (CONNECTION_HEADERS.has(name.toLowerCase())) {
+    return `${where}.${name} cannot be set: the HTTP stack sets Host, Content-Length, Transfer-Encoding, Connection and the other connection headers`;
+  }
+  try {
+    new Headers([[name, value]]);
+  } catch {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what makes a value unsendable.
+    const why = /[\r\n\u0000]/.test(value)
+      ? 'a value must not hold CR, LF or NUL'
+      : /[^\u0000-\u00ff]/.test(value)
+        ? 'a value must be Latin-1 text (encode other characters, for example with encodeURIComponent)'
+        : 'HTTP cannot carry this name or value';
+    return `${where}[${JSON.stringify(name)}] cannot be sent: ${why}`;
+  }
+  return undefined;
+}
+
+/**
  * Whether a header name cannot be sent as given: `__proto__` (in any case) is a valid HTTP token, but the fetch
  * implementations read a headers object through plain assignment, where it sets the prototype instead and the header
  * is silently lost. Refused with a `TypeError` rather than dropped.
@@ -97,10 +137,10 @@ export function checkHeaders(headers: unknown): Readonly<Record<string, string>>
         `request: options.headers.${name} cannot be set: the SDK sets Authorization, Content-Type and Accept`,
       );
     }
+    const problem = headerProblem(name, value, 'request: options.headers');
+    if (problem) throw new TypeError(problem);
     checked[name] = value;
   }
-  // The Headers constructor refuses names and values HTTP cannot carry (a newline in a value, say): a TypeError here.
-  new Headers(checked);
   return checked;
 }
 
