@@ -45,7 +45,7 @@ export function headerProblem(name: string, value: string, where: string): strin
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what makes a value unsendable.
     const why = /[\r\n\u0000]/.test(value)
       ? 'a value must not hold CR, LF or NUL'
-      : /[^\u0000-\u00ff]/.test(value)
+      : /[\u0100-\uffff]/.test(value)
         ? 'a value must be Latin-1 text (encode other characters, for example with encodeURIComponent)'
         : 'HTTP cannot carry this name or value';
     return `${where}[${JSON.stringify(name)}] cannot be sent: ${why}`;
