@@ -111,6 +111,9 @@ function appendQuery(url: URL, query: unknown): void {
           `request: options.query.${name} must be a string, number, boolean or an array of them; got ${describeType(item)}`,
         );
       }
+      if (typeof item === 'number' && !Number.isFinite(item)) {
+        throw new TypeError(`request: options.query.${name} must be a finite number; got ${String(item)}`);
+      }
       url.searchParams.append(name, String(item));
     }
   }

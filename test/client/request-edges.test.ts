@@ -78,3 +78,21 @@ describe('client.request: headers of the connection', () => {
     expect(arrivals).toHaveLength(1);
   });
 });
+
+describe('client.request: query numbers', () => {
+  it.each([NaN, Infinity, -Infinity])('refuses %s (it was sent as its name) and sends nothing', async (value) => {
+    const client = clientOf();
+    const call = client.request('GET', '/v2/product/list', { query: { page: value } });
+    await expect(call).rejects.toThrow(TypeError);
+    await expect(call).rejects.toThrow(`options.query.page must be a finite number; got ${String(value)}`);
+    await expect(client.request('GET', '/v2/product/list', { query: { page: [1, value] } })).rejects.toThrow(
+      'options.query.page must be a finite number',
+    );
+    expect(arrivals).toEqual([]);
+  });
+
+  it('sends finite numbers, -0 as 0, and repeats arrays', async () => {
+    await clientOf().request('GET', '/v2/product/list', { query: { page: -0, id: [1, 2], 'tag[]': 'a' } });
+    expect(arrivals[0]?.url).toBe('/api/partner/v2/product/list?page=0&id=1&id=2&tag%5B%5D=a');
+  });
+});
