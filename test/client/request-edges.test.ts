@@ -96,3 +96,72 @@ describe('client.request: query numbers', () => {
     expect(arrivals[0]?.url).toBe('/api/partner/v2/product/list?page=0&id=1&id=2&tag%5B%5D=a');
   });
 });
+
+describe('client.request: body values JSON.stringify would lose', () => {
+  const issuesOf = async (body: unknown) => {
+    const error = await clientOf()
+      .request('POST', '/v2/doc', { body })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    return (error as ValidationError).issues.map((issue) => `${issue.field}: ${issue.message}`);
+  };
+
+  it('refuses a Map, a Set, binary data and a Promise, naming where (they were sent as {})', async () => {
+    expect(await issuesOf({ items: new Map([['a', 1]]) })).toEqual([
+      'items: a Map would be written as {}; send Object.fromEntries(map)',
+    ]);
+    expect(await issuesOf({ tags: new Set(['a']) })).toEqual(['tags: a Set would be written as {}; send [...set]']);
+    expect((await issuesOf({ file: new Uint8Array([1, 2]) }))[0]).toMatch(/^file: binary data/);
+    expect((await issuesOf({ raw: new ArrayBuffer(2) }))[0]).toMatch(/^raw: binary data/);
+    expect(await issuesOf({ total: Promise.resolve(1) })).toEqual([
+      'total: a Promise would be written as {}; await it first',
+    ]);
+    expect(arrivals).toEqual([]);
+  });
+
+  it('refuses an invalid Date and what a toJSON returns that JSON cannot hold (they were sent as null or no body)', async () => {
+    expect(await issuesOf({ on: new Date(Number.NaN) })).toEqual(['on: is an invalid Date, which JSON writes as null']);
+    expect(await issuesOf({ amount: { toJSON: () => Number.NaN } })).toEqual(['amount: NaN is not a JSON number']);
+    expect(await issuesOf({ toJSON: () => undefined })).toHaveLength(1);
+    expect(await issuesOf({ amount: new Number(Number.POSITIVE_INFINITY) })).toEqual([
+      'amount: Infinity is not a JSON number',
+    ]);
+    expect(arrivals).toEqual([]);
+  });
+
+  it('names the field whose getter or toJSON throws', async () => {
+    const body = {
+      ok: 1,
+      get broken(): never {
+        throw new Error('boom');
+      },
+      nested: {
+        toJSON: (): never => {
+          throw new Error('bad toJSON');
+        },
+      },
+    };
+    expect(await issuesOf(body)).toEqual(['broken: could not be read: boom', 'nested: its toJSON() threw: bad toJSON']);
+  });
+
+  it('sends a Date, a Buffer, class instances and a toJSON result as JSON.stringify writes them, calling toJSON once', async () => {
+    let calls = 0;
+    const body = {
+      on: new Date(0),
+      buffer: Buffer.from('ab'),
+      money: { toJSON: () => (calls++, '12.50') },
+      item: new (class Item {
+        readonly qty = 2;
+      })(),
+      __proto__: null,
+    };
+    await clientOf().request('POST', '/v2/doc', { body });
+    expect(calls).toBe(1);
+    expect(JSON.parse(arrivals[0]?.body ?? '')).toEqual({
+      on: '1970-01-01T00:00:00.000Z',
+      buffer: { type: 'Buffer', data: [97, 98] },
+      money: '12.50',
+      item: { qty: 2 },
+    });
+  });
+});
