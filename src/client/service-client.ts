@@ -210,19 +210,46 @@ export class ServiceClient {
     const data = answer.json;
     const meta = metaOfAnswer(answer);
     if (!schema) return withMeta(data as T, meta);
-    const checked = await schema['~standard'].validate(data);
-    if (checked.issues) {
-      throw new UnexpectedResponseError({
+    const mismatch = (issues: UnexpectedResponseError['issues'], why: string, cause?: unknown) => {
+      const error = new UnexpectedResponseError({
         status: answer.status,
-        message: `The service's answer to ${method} ${path} does not match the schema given`,
+        message: `The service's answer to ${method} ${path} ${why}`,
         body: data,
         // An error: every copy of the key redacted, whatever its length.
         headers: { ...responseMeta(answer, answer.redact?.text ?? String).headers },
         request: answer.request,
-        issues: schemaIssues(checked),
+        issues,
       });
+      if (cause !== undefined)
+        Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
+      return error;
+    };
+    // The service answered 2xx: it acted. A schema that throws, or returns something that is not a Standard Schema
+    // result, must not turn that into an error that hides it (a caller could send the POST again).
+    let checked: unknown;
+    try {
+      checked = await schema['~standard'].validate(data);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : describeValue(error);
+      throw mismatch(
+        [validationIssue([], `the schema threw: ${why}`)],
+        'could not be checked: options.schema threw',
+        error,
+      );
     }
-    return withMeta(checked.value as T, meta);
+    const result = checked as { value?: unknown; issues?: unknown } | null;
+    if (
+      typeof result !== 'object' ||
+      result === null ||
+      (result.issues !== undefined && !Array.isArray(result.issues))
+    ) {
+      const got = `the schema returned ${describeValue(checked)}, not a Standard Schema result ({ value } or { issues })`;
+      throw mismatch([validationIssue([], got)], 'could not be checked: options.schema returned no result');
+    }
+    if (result.issues) {
+      throw mismatch(schemaIssues(result as Parameters<typeof schemaIssues>[0]), 'does not match the schema given');
+    }
+    return withMeta(result.value as T, meta);
   }
 
   /**

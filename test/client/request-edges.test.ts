@@ -165,3 +165,43 @@ describe('client.request: body values JSON.stringify would lose', () => {
     });
   });
 });
+
+describe('client.request: a schema that throws or returns no result', () => {
+  const schemaOf = (validate: (value: unknown) => unknown) =>
+    ({ '~standard': { version: 1, vendor: 'test', validate } }) as never;
+
+  it.each([
+    [
+      'throws',
+      () => {
+        throw new Error('schema bug');
+      },
+      'options.schema threw',
+    ],
+    [
+      'rejects',
+      async () => {
+        throw new Error('async bug');
+      },
+      'options.schema threw',
+    ],
+    ['returns undefined', () => undefined, 'options.schema returned no result'],
+    ['returns issues that are not an array', () => ({ issues: 'bad' }), 'options.schema returned no result'],
+  ])(
+    'a schema that %s: UnexpectedResponseError, the 2xx kept and mayHaveSucceeded true (it was the raw error)',
+    async (_, validate, why) => {
+      const error = await clientOf()
+        .request('POST', '/v2/doc', { body: {}, schema: schemaOf(validate) })
+        .catch((e: unknown) => e);
+      expect(arrivals).toHaveLength(1);
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      expect(error).toMatchObject({ status: 200, mayHaveSucceeded: true, body: { hash_id: 'doc_1' } });
+      expect((error as Error).message).toContain(why);
+    },
+  );
+
+  it('an async schema that passes gives its value', async () => {
+    const value = await clientOf().request('GET', '/v2/doc', { schema: schemaOf(async () => ({ value: { ok: 1 } })) });
+    expect(value).toEqual({ ok: 1 });
+  });
+});
