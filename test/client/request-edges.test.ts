@@ -149,7 +149,12 @@ describe('client.request: body values JSON.stringify would lose', () => {
     const body = {
       on: new Date(0),
       buffer: Buffer.from('ab'),
-      money: { toJSON: () => (calls++, '12.50') },
+      money: {
+        toJSON: () => {
+          calls++;
+          return '12.50';
+        },
+      },
       item: new (class Item {
         readonly qty = 2;
       })(),
