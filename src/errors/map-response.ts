@@ -37,11 +37,23 @@ export function keptBody(text: string): string {
   return text.length > MAX_KEPT_BODY_CHARS ? text.slice(0, MAX_KEPT_BODY_CHARS) : text;
 }
 
-/** Seconds from a `Retry-After` header: delta-seconds or an HTTP date. `undefined` when absent or unreadable. */
+/**
+ * The three forms of an HTTP date (RFC 9110 section 5.6.7): IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850
+ * (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`). `Date.parse` alone reads far more:
+ * `-5`, `1,5` and `.5` are dates in 2001, which made an unreadable `Retry-After` read as "retry now".
+ */
+const HTTP_DATE =
+  /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{5,8}, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
+/**
+ * Seconds from a `Retry-After` header: delta-seconds or an HTTP date (one in the past is 0). `undefined` when absent
+ * or unreadable (a negative number, a date in another format), so the retry policy backs off as without the header.
+ */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (value === null || value.trim() === '') return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  if (!HTTP_DATE.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
