@@ -184,8 +184,17 @@ describe('rule transporter-doc-number by Rail (portal 4042, 823; issue 20 item 2
     const [finding] = preflightEwayBill(
       validModel({ transport_mode: 'Rail', vehicle_number: '', transporter_doc_number: 'RR/2024/17' }),
     );
-    expect(finding?.message).toContain("9-digit RR or a 10-digit PWB number (digits only); got 'RR/2024/17'");
+    expect(finding?.message).toContain('9-digit RR or a 10-digit PWB number, or one with its prefix');
+    expect(finding?.message).toContain("got 'RR/2024/17'");
     expect(describePortalError(4042).description).toBe('Invalid RR number');
+  });
+
+  it('accepts the prefixed receipt numbers that GSTN advisories mandate since 1 January 2025 (P: PMS, F: FOIS, L: leased wagons)', () => {
+    // GSTN advisories of 04-10-2024 (PMS: P, the station code, the PWB number, e.g. PNZM2020-307306), FOIS (F, the
+    // station code, the RR number, e.g. FSJWT123456789) and 23-12-2024 (leased wagons: L123456789).
+    for (const good of ['PNZM2020-307306', 'FSJWT123456789', 'L123456789', 'F987654321', 'P1234567890']) {
+      expect(rail(good), good).toEqual([]);
+    }
   });
 
   it('accepts a 9-digit RR and a 10-digit PWB number, and leaves Air and Ship documents free-form', () => {
