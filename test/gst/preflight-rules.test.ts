@@ -117,6 +117,15 @@ describe('rule pincode-state (portal 437, 436, 710, 858)', () => {
     expect(found({ dispatch_to: to({ state: 'MEGHALAYA', pincode: '781001' }) }, 'pincode-state')).toHaveLength(1);
   });
 
+  it("accepts 160003 in PUNJAB as in CHANDIGARH: India Post's directory has a Punjab office on it (Bhabat B.O, Mohali)", () => {
+    // The PIN range Chandigarh shares with Punjab (the shared data file: 160 in both); GeoNames files 160003 under
+    // Chandigarh only, data.gov.in's directory also lists Bhabat B.O, Mohali, Punjab on it (docs/gst-checks.md).
+    for (const state of ['PUNJAB', 'CHANDIGARH'] as const) {
+      expect(found({ dispatch_to: to({ state, pincode: '160003' }) }, 'pincode-state'), state).toEqual([]);
+    }
+    expect(found({ dispatch_to: to({ state: 'PUNJAB', pincode: '160017' }) }, 'pincode-state')).toHaveLength(1);
+  });
+
   it('is lenient where the directory is silent: no PIN code with the same first three digits nearby', () => {
     expect(found({ dispatch_to: to({ state: 'WEST BENGAL', pincode: '999999' }) }, 'pincode-state')).toEqual([]);
     expect(found({ dispatch_to: to({ state: 'WEST BENGAL', pincode: '100001' }) }, 'pincode-state')).toEqual([]);
