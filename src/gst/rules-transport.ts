@@ -4,7 +4,10 @@ import { isValidVehicleNumber, normalizeVehicleNumber } from './vehicle-number.j
 
 // NIC's additional validations of 17-12-2024: by Rail, transDocNo is a 9-digit RR (railway receipt) or a 10-digit PWB
 // (parcel way bill) number; anything else is refused with 4042 "Invalid RR number" (india-compliance issue #3929).
-const RAIL_RECEIPT = /^(?:\d{9}|\d{10})$/;
+// GSTN's advisories (PMS, 04-10-2024; FOIS; leased wagons, 23-12-2024) mandate from 1 January 2025 that the number be
+// entered with its system's prefix: P (PMS) and F (FOIS) with the originating station's code (PNZM2020-307306,
+// FSJWT123456789), L for leased wagons (L123456789). Both forms pass: a false finding costs a partner a valid bill.
+const RAIL_RECEIPT = /^(?:\d{9}|\d{10}|[PFL][A-Z]{0,5}\d[\d-]*\d)$/;
 
 /** The rules about the transport: documents, transporter, vehicle. */
 export const TRANSPORT_RULES: RuleGroup<
@@ -19,8 +22,9 @@ export const TRANSPORT_RULES: RuleGroup<
         report(['transporter_doc_number'], message, [394, 385]);
       } else if (model.transport_mode === 'Rail' && !RAIL_RECEIPT.test(model.transporter_doc_number)) {
         const message =
-          `By 'Rail', transporter_doc_number is the railway receipt: a 9-digit RR or a 10-digit PWB number ` +
-          `(digits only); got ${quoted(model.transporter_doc_number)}`;
+          `By 'Rail', transporter_doc_number is the railway receipt: a 9-digit RR or a 10-digit PWB number, or ` +
+          `one with its prefix (P or F and the station code, L for leased wagons: PNZM2020-307306, FSJWT123456789, ` +
+          `L123456789); got ${quoted(model.transporter_doc_number)}`;
         report(['transporter_doc_number'], message, [4042, 823]);
       }
     },

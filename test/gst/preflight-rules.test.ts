@@ -117,6 +117,15 @@ describe('rule pincode-state (portal 437, 436, 710, 858)', () => {
     expect(found({ dispatch_to: to({ state: 'MEGHALAYA', pincode: '781001' }) }, 'pincode-state')).toHaveLength(1);
   });
 
+  it("accepts 160003 in PUNJAB as in CHANDIGARH: India Post's directory has a Punjab office on it (Bhabat B.O, Mohali)", () => {
+    // The PIN range Chandigarh shares with Punjab (the shared data file: 160 in both); GeoNames files 160003 under
+    // Chandigarh only, data.gov.in's directory also lists Bhabat B.O, Mohali, Punjab on it (docs/gst-checks.md).
+    for (const state of ['PUNJAB', 'CHANDIGARH'] as const) {
+      expect(found({ dispatch_to: to({ state, pincode: '160003' }) }, 'pincode-state'), state).toEqual([]);
+    }
+    expect(found({ dispatch_to: to({ state: 'PUNJAB', pincode: '160017' }) }, 'pincode-state')).toHaveLength(1);
+  });
+
   it('is lenient where the directory is silent: no PIN code with the same first three digits nearby', () => {
     expect(found({ dispatch_to: to({ state: 'WEST BENGAL', pincode: '999999' }) }, 'pincode-state')).toEqual([]);
     expect(found({ dispatch_to: to({ state: 'WEST BENGAL', pincode: '100001' }) }, 'pincode-state')).toEqual([]);
@@ -184,8 +193,17 @@ describe('rule transporter-doc-number by Rail (portal 4042, 823; issue 20 item 2
     const [finding] = preflightEwayBill(
       validModel({ transport_mode: 'Rail', vehicle_number: '', transporter_doc_number: 'RR/2024/17' }),
     );
-    expect(finding?.message).toContain("9-digit RR or a 10-digit PWB number (digits only); got 'RR/2024/17'");
+    expect(finding?.message).toContain('9-digit RR or a 10-digit PWB number, or one with its prefix');
+    expect(finding?.message).toContain("got 'RR/2024/17'");
     expect(describePortalError(4042).description).toBe('Invalid RR number');
+  });
+
+  it('accepts the prefixed receipt numbers that GSTN advisories mandate since 1 January 2025 (P: PMS, F: FOIS, L: leased wagons)', () => {
+    // GSTN advisories of 04-10-2024 (PMS: P, the station code, the PWB number, e.g. PNZM2020-307306), FOIS (F, the
+    // station code, the RR number, e.g. FSJWT123456789) and 23-12-2024 (leased wagons: L123456789).
+    for (const good of ['PNZM2020-307306', 'FSJWT123456789', 'L123456789', 'F987654321', 'P1234567890']) {
+      expect(rail(good), good).toEqual([]);
+    }
   });
 
   it('accepts a 9-digit RR and a 10-digit PWB number, and leaves Air and Ship documents free-form', () => {
