@@ -251,7 +251,8 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
   const { signal } = call;
   let release: ReleaseSlot | undefined;
   const queuedSince = performance.now();
-  // A fixed key's slot is known after the client's first call: no turn of the event loop before the limiter.
+  // A fixed key's slot is known (from the client's construction where hashing is synchronous, else from its first
+  // derivation): no turn of the event loop before the limiter.
   const budget = state.rotated
     ? { keyId: state.rotated.keyId, credential: state.rotated }
     : (sender.credentials.fixedSlot ?? (await sender.credentials.slot()));
