@@ -297,6 +297,9 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
   }
   const queuedMs = Math.round(performance.now() - queuedSince);
   state.at.queuedMs = queuedMs;
+  // From its grant the request may leave at any moment, and a key read now (a key function behind `rateLimitKey`, a
+  // slow secrets store) may hold it for a while: the limiter must not start the key's next request before `sent()`.
+  release?.leaving?.();
   let credential: Credential;
   try {
     credential = budget.credential ?? (await sender.credentials.read());
