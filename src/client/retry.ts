@@ -253,7 +253,7 @@ function acquireUntilAbort(
   keyId: string,
   signal: AbortSignal | undefined,
   logger: Logger | undefined,
-): Promise<ReleaseSlot | undefined | void> {
+): ReturnType<RateLimiter['acquire']> {
   const acquiring = limiter.acquire(keyId, signal);
   if (signal === undefined) return acquiring;
   return new Promise((resolve, reject) => {
