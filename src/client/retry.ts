@@ -244,6 +244,40 @@ interface AttemptState {
   readonly at: { queuedMs: number; credential: Credential | undefined };
 }
 
+/**
+ * The limiter's grant, or a rejection as soon as `signal` aborts, even when the limiter (a partner's own) ignores the
+ * signal: the caller's abort always ends the wait. A grant that comes after the abort is given back at once, unused.
+ */
+function acquireUntilAbort(
+  limiter: RateLimiter,
+  keyId: string,
+  signal: AbortSignal | undefined,
+  logger: Logger | undefined,
+): ReturnType<RateLimiter['acquire']> {
+  const acquiring = limiter.acquire(keyId, signal);
+  if (signal === undefined) return acquiring;
+  return new Promise((resolve, reject) => {
+    let abandoned = false;
+    const onAbort = () => {
+      abandoned = true;
+      reject(signal.reason);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(acquiring).then(
+      (granted) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!abandoned) return resolve(granted);
+        if (typeof granted === 'function') callUserCallback('rateLimiter release', granted, [], logger ?? console);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** One attempt: its rate-limit slot, hooks and telemetry. Resolves to the success answer or the attempt's error. */
 async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promise<AnswerInfo | Error> {
   const { request, attempt, telemetry } = state;
@@ -257,13 +291,16 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
     ? { keyId: state.rotated.keyId, credential: state.rotated }
     : (sender.credentials.fixedSlot ?? (await sender.credentials.slot()));
   try {
-    const granted = await limiter.acquire(budget.keyId, signal);
+    const granted = await acquireUntilAbort(limiter, budget.keyId, signal, logger);
     release = typeof granted === 'function' ? granted : undefined;
   } catch (error) {
     throw signal?.aborted ? abortError(signal) : error;
   }
   const queuedMs = Math.round(performance.now() - queuedSince);
   state.at.queuedMs = queuedMs;
+  // From its grant the request may leave at any moment, and a key read now (a key function behind `rateLimitKey`, a
+  // slow secrets store) may hold it for a while: the limiter must not start the key's next request before `sent()`.
+  release?.leaving?.();
   let credential: Credential;
   try {
     credential = budget.credential ?? (await sender.credentials.read());

@@ -194,3 +194,26 @@ describe("a new client's calls started microtasks apart", () => {
     }
   });
 });
+
+describe("a partner's rate limiter that ignores the call's signal", () => {
+  it('the abort still ends the call at once, and a grant that comes later is given back unused', async () => {
+    let grant: ((release: () => void) => void) | undefined;
+    const released: string[] = [];
+    const deaf: RateLimiter = {
+      acquire: () =>
+        new Promise((resolve) => {
+          grant = resolve;
+        }),
+    };
+    const { fetch, urls } = countingFetch();
+    const client = new ServiceClient({ apiKey: freshKey('deaf'), baseUrl: BASE, fetch, rateLimiter: deaf });
+    const controller = new AbortController();
+    const call = client.request('GET', '/v2/product/list', { signal: controller.signal });
+    await vi.waitFor(() => expect(grant).toBeDefined());
+    controller.abort(new Error('caller gave up'));
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+    grant?.(() => released.push('released'));
+    await vi.waitFor(() => expect(released).toEqual(['released']));
+    expect(urls).toHaveLength(0);
+  });
+});

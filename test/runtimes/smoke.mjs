@@ -36,6 +36,24 @@ export async function smoke(sdk, config) {
   const forged = await sdk.verifyWebhook(`${body} `, signature, secret).catch((error) => error);
   result.forged = { verificationError: forged instanceof sdk.WebhookVerificationError };
   result.signedHere = (await sdk.signWebhookAsync(body, secret)) === signature;
+
+  // The fetch-style handler, as Bun.serve, Deno.serve and a Worker's fetch use it: a delivery, its duplicate, a forgery.
+  const received = [];
+  const handler = sdk.createWebhookHandler({ secret, onEvent: (event) => void received.push(event.event_id) });
+  const deliver = (text, sig) =>
+    handler(
+      new Request('https://partner.test/webhooks', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature': sig },
+        body: text,
+      }),
+    ).then((response) => response.status);
+  result.handler = {
+    delivered: await deliver(body, signature),
+    duplicate: await deliver(body, signature),
+    forged: await deliver(`${body} `, signature),
+    received,
+  };
   return result;
 }
 

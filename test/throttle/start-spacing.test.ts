@@ -164,3 +164,28 @@ describe('what the client tells its limiter', () => {
     expect(outcomes).toEqual([{ rateLimited: true }, { rateLimited: false }]);
   });
 });
+
+describe('a key read after the grant (a key function with rateLimitKey), on a fake clock', () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  it('a key function that answers slowly once: the next call does not overtake it within 1 s', async () => {
+    const { fetch, calls } = recordingFetch();
+    let reads = 0;
+    const apiKey = freshKey('slow-secret');
+    const client = new ServiceClient({
+      // The first read waits on a secrets store for 1.5 s; later reads come from its cache.
+      apiKey: () => (reads++ === 0 ? new Promise<string>((r) => setTimeout(() => r(apiKey), 1500)) : apiKey),
+      rateLimitKey: 'company-slow-secret',
+      baseUrl: 'https://service.test/api/partner',
+      fetch,
+      rateLimiter: createProcessRateLimiter(),
+    });
+    await runOnFakeClock(
+      Promise.all([client.createEwayBill('d0', validModel()), client.createEwayBill('d1', validModel())]),
+    );
+    const [first, second] = calls.map((c) => c.at).sort((a, b) => a - b);
+    expect(calls).toHaveLength(2);
+    expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(1000);
+  });
+});
