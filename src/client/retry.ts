@@ -22,7 +22,7 @@ import {
 } from '../errors/transport-errors.js';
 import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
-import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
+import { HONORS_ABORT, type RateLimiter, type ReleaseSlot, type SlotOutcome } from '../throttle/rate-limiter.js';
 import type { Credential, Credentials } from './credentials.js';
 import { type ClientHooks, emit, type Logger } from './events.js';
 import { type CallTelemetry, startCall } from './telemetry.js';
@@ -255,7 +255,7 @@ function acquireUntilAbort(
   logger: Logger | undefined,
 ): ReturnType<RateLimiter['acquire']> {
   const acquiring = limiter.acquire(keyId, signal);
-  if (signal === undefined) return acquiring;
+  if (signal === undefined || (limiter as { [HONORS_ABORT]?: boolean })[HONORS_ABORT] === true) return acquiring;
   return new Promise((resolve, reject) => {
     let abandoned = false;
     const onAbort = () => {

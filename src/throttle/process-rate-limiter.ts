@@ -1,7 +1,7 @@
 import pThrottle from 'p-throttle';
 import { pause } from './pause.js';
 import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
-import type { RateLimiter, ReleaseSlot, SlotOutcome } from './rate-limiter.js';
+import { HONORS_ABORT, type RateLimiter, type ReleaseSlot, type SlotOutcome } from './rate-limiter.js';
 
 /** The in-process limiter: a {@link RateLimiter} that also tells how many keys it holds. */
 export interface ProcessRateLimiter extends RateLimiter {
@@ -238,7 +238,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       });
   }
 
-  return {
+  const limiter: ProcessRateLimiter = {
     get keyCount() {
       return keys.size;
     },
@@ -269,6 +269,8 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       });
     },
   };
+  Object.defineProperty(limiter, HONORS_ABORT, { value: true });
+  return limiter;
 }
 
 const SHARED = Symbol.for('invoicing-service-sdk.process-rate-limiter');

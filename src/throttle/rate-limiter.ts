@@ -38,6 +38,13 @@ export interface RateLimiter {
   acquire(keyId: string, signal?: AbortSignal): Promise<ReleaseSlot | undefined | void>;
 }
 
+/**
+ * Marks a limiter of the SDK's own that rejects `acquire` as soon as its signal aborts (the in-process one): the client
+ * then does not wrap its wait in one more listener and promise per call (100,000 queued calls, aborted at once, paid
+ * about 70 ms for it). A registered symbol, so the ESM and CJS copies of the SDK agree.
+ */
+export const HONORS_ABORT: unique symbol = Symbol.for('invoicing-service-sdk.limiter-honors-abort') as never;
+
 interface NodeHashLike {
   createHash(algorithm: 'sha256'): { update(data: string): { digest(encoding: 'hex'): string } };
 }
