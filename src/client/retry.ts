@@ -230,6 +230,15 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
   }
 }
 
+/**
+ * The request id an answer carried, for telemetry: a gateway or service that echoes the key into it (a request id made
+ * from the Authorization header, say) must not put the key on a span exported off the process.
+ */
+function redactedRequestId(headers: Headers, credential: Credential): string | undefined {
+  const id = requestIdOf(headers);
+  return id === undefined ? undefined : credential.redact.text(id);
+}
+
 function retryEvent(call: Call, attempt: number, queuedMs: number, reason: string, delayMs: number) {
   return { method: call.method, url: call.url, attempt, docHashId: call.docHashId, queuedMs, reason, delayMs };
 }
@@ -310,7 +319,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
         queuedMs,
         durationMs,
         status: answer.status,
-        requestId: requestIdOf(answer.headers),
+        requestId: redactedRequestId(answer.headers, credential),
       });
       return answer;
     }
@@ -323,7 +332,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       durationMs,
       status: answer.status,
       code: error.code,
-      requestId: requestIdOf(answer.headers),
+      requestId: redactedRequestId(answer.headers, credential),
     });
     return error;
   } catch (thrown) {

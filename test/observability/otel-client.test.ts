@@ -205,6 +205,25 @@ describe('traces', () => {
     expect(metricText.toLowerCase()).not.toContain(KEY);
   });
 
+  it('a request id that echoes the API key reaches no span attribute or event: the key is redacted in it', async () => {
+    const client = clientOf();
+    // A gateway that builds its request id from the Authorization header, on an error and on a success.
+    replies.push(
+      { ...portalRefusal, headers: { 'x-request-id': `req_${KEY}_1` } },
+      { status: 200, body: { items: [] }, headers: { 'x-request-id': `req_${KEY}_2` } },
+    );
+    await client.createEwayBill('doc_echo', validModel(), { maxRetries: 0 }).catch(() => undefined);
+    await client.request('GET', '/v2/product/list');
+    const spans = callSpans();
+    expect(spans.length).toBe(2);
+    const text = JSON.stringify(spans.map((s) => ({ attributes: s.attributes, events: s.events })));
+    expect(text).not.toContain(KEY);
+    expect(spans.map((s) => s.attributes['invoicing_service.request_id'])).toEqual([
+      'req_[redacted]_1',
+      'req_[redacted]_2',
+    ]);
+  });
+
   it('an abort after sending ends the span with may_have_succeeded: true', async () => {
     let release: () => void = () => {};
     const hanging = new Promise<void>((resolve) => {
