@@ -6,6 +6,7 @@ import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, type InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { createProcessRateLimiter, PortalError, ServiceClient } from 'invoicing-service-sdk';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { listenOnLoopback } from '../helpers/loopback.js';
 import { validModel } from '../helpers/model.js';
 import { type CollectingReader, type InstalledOtel, installOtel } from '../helpers/otel.js';
@@ -222,6 +223,22 @@ describe('traces', () => {
       'req_[redacted]_1',
       'req_[redacted]_2',
     ]);
+  });
+
+  it('a request() whose answer fails options.schema ends its span with status ERROR and error.type', async () => {
+    const client = clientOf();
+    replies.push({ status: 200, body: { items: 'not a list' } });
+    const error = (await client
+      .request('GET', '/v2/product/list', { schema: z.object({ items: z.array(z.string()) }) })
+      .catch((e) => e)) as { code?: string };
+    expect(error.code).toBe('UNEXPECTED_RESPONSE');
+    const [span] = callSpans();
+    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'UNEXPECTED_RESPONSE' });
+    expect(span?.attributes).toMatchObject({
+      'http.response.status_code': 200,
+      'error.type': 'UNEXPECTED_RESPONSE',
+      'invoicing_service.may_have_succeeded': true,
+    });
   });
 
   it('an abort after sending ends the span with may_have_succeeded: true', async () => {
