@@ -110,6 +110,8 @@ const ASSUMED_PACE_MS = 1000;
 interface Lane {
   readonly queue: number[];
   unsettled: number;
+  /** The items of an array input that are this lane's and not read yet (counted up front, for the estimate). */
+  unread: number;
   /** When the first and the last of the items the key answered settled, and how many it answered: its pace. */
   firstAt: number;
   lastAt: number;
@@ -198,9 +200,10 @@ class NoResend {
 function etaOf(lanes: Iterable<Lane>): number {
   let eta = 0;
   for (const lane of lanes) {
-    if (lane.unsettled === 0) continue;
+    const left = lane.unsettled + lane.unread;
+    if (left === 0) continue;
     const pace = lane.answered >= 2 ? (lane.lastAt - lane.firstAt) / (lane.answered - 1) : ASSUMED_PACE_MS;
-    eta = Math.max(eta, lane.unsettled * pace);
+    eta = Math.max(eta, left * pace);
   }
   return Math.round(eta);
 }
@@ -272,6 +275,16 @@ export async function createEwayBills(
   const sink = options.logger ?? console;
   const results: EwayBillBatchResult[] = [];
   const lanes = new Map<unknown, Lane>();
+  const laneOf = (budget: unknown): Lane => {
+    let lane = lanes.get(budget);
+    if (!lane) {
+      lane = { queue: [], unsettled: 0, unread: 0, firstAt: 0, lastAt: 0, answered: 0, running: 0, refused: undefined };
+      lanes.set(budget, lane);
+    }
+    return lane;
+  };
+  // An array's items are all known: the estimate counts those beyond `readAhead` too, per key.
+  if (array) for (const item of array) laneOf(budgetOf(lookup(item.client) as EwayBillCreator)).unread += 1;
   /** The items read and not yet settled, by index: each is dropped when it settles. */
   const pending = new Map<number, { readonly item: EwayBillBatchItem; readonly lane: Lane; started: boolean }>();
   /** The documents seen per key, for the duplicate check. */
@@ -288,7 +301,7 @@ export async function createEwayBills(
   let etaMs = 0;
   let etaAt = Number.NEGATIVE_INFINITY;
   const estimate = (): number => {
-    if (pending.size === 0) return 0;
+    if (pending.size === 0 && (!array || read === array.length)) return 0;
     const now = performance.now();
     if (lanes.size <= ETA_SCAN_LANES || now - etaAt >= ETA_RESCAN_MS) {
       etaMs = etaOf(lanes.values());
@@ -359,11 +372,8 @@ export async function createEwayBills(
       const problem = itemProblem(item, lookup);
       const client = problem ? undefined : (lookup(item.client) as EwayBillCreator);
       const budget = client ? budgetOf(client) : undefined;
-      let lane = lanes.get(budget);
-      if (!lane) {
-        lane = { queue: [], unsettled: 0, firstAt: 0, lastAt: 0, answered: 0, running: 0, refused: undefined };
-        lanes.set(budget, lane);
-      }
+      const lane = laneOf(budget);
+      if (array) lane.unread -= 1;
       lane.unsettled += 1;
       queued += 1;
       pending.set(index, {
