@@ -206,6 +206,16 @@ describe('traces', () => {
     expect(metricText.toLowerCase()).not.toContain(KEY);
   });
 
+  it('http.request.resend_count is set only on a retried call, as the semantic conventions recommend', async () => {
+    const client = clientOf();
+    replies.push(tooMany);
+    await client.request('GET', '/v2/product/list');
+    await client.request('GET', '/v2/product/list');
+    const [retried, once] = callSpans();
+    expect(retried?.attributes['http.request.resend_count']).toBe(1);
+    expect(once?.attributes).not.toHaveProperty(['http.request.resend_count']);
+  });
+
   it('a request id that echoes the API key reaches no span attribute or event: the key is redacted in it', async () => {
     const client = clientOf();
     // A gateway that builds its request id from the Authorization header, on an error and on a success.
