@@ -110,7 +110,12 @@ const ASSUMED_PACE_MS = 1000;
 interface Lane {
   readonly queue: number[];
   unsettled: number;
-  settledAt: number[];
+  /** The items of an array input that are this lane's and not read yet (counted up front, for the estimate). */
+  unread: number;
+  /** When the first and the last of the items the key answered settled, and how many it answered: its pace. */
+  firstAt: number;
+  lastAt: number;
+  answered: number;
   /** Workers sending this lane's items now. */
   running: number;
   /** The key's refusal (`UNAUTHORIZED`, `FORBIDDEN`): the lane's other items settle with it, unsent. */
@@ -195,14 +200,10 @@ class NoResend {
 function etaOf(lanes: Iterable<Lane>): number {
   let eta = 0;
   for (const lane of lanes) {
-    const times = lane.settledAt;
-    const first = times[0];
-    const last = times.at(-1);
-    const pace =
-      times.length >= 2 && first !== undefined && last !== undefined
-        ? (last - first) / (times.length - 1)
-        : ASSUMED_PACE_MS;
-    eta = Math.max(eta, lane.unsettled * pace);
+    const left = lane.unsettled + lane.unread;
+    if (left === 0) continue;
+    const pace = lane.answered >= 2 ? (lane.lastAt - lane.firstAt) / (lane.answered - 1) : ASSUMED_PACE_MS;
+    eta = Math.max(eta, left * pace);
   }
   return Math.round(eta);
 }
@@ -212,6 +213,12 @@ const KEY_REFUSED = new Set(['UNAUTHORIZED', 'FORBIDDEN']);
 
 /** Items read ahead of those started, by default: enough to keep thousands of keys busy, bounded for endless input. */
 const DEFAULT_READ_AHEAD = 10_000;
+
+/** Up to this many lanes (keys), the estimate is computed anew after each settle. */
+const ETA_SCAN_LANES = 64;
+
+/** With more lanes, the estimate is computed anew at most this often (milliseconds). */
+const ETA_RESCAN_MS = 250;
 
 /** Lanes started per turn of the event loop: starting 10,000 keys at once must not block it. */
 const STARTS_PER_TURN = 50;
@@ -268,6 +275,16 @@ export async function createEwayBills(
   const sink = options.logger ?? console;
   const results: EwayBillBatchResult[] = [];
   const lanes = new Map<unknown, Lane>();
+  const laneOf = (budget: unknown): Lane => {
+    let lane = lanes.get(budget);
+    if (!lane) {
+      lane = { queue: [], unsettled: 0, unread: 0, firstAt: 0, lastAt: 0, answered: 0, running: 0, refused: undefined };
+      lanes.set(budget, lane);
+    }
+    return lane;
+  };
+  // An array's items are all known: the estimate counts those beyond `readAhead` too, per key.
+  if (array) for (const item of array) laneOf(budgetOf(lookup(item.client) as EwayBillCreator)).unread += 1;
   /** The items read and not yet settled, by index: each is dropped when it settles. */
   const pending = new Map<number, { readonly item: EwayBillBatchItem; readonly lane: Lane; started: boolean }>();
   /** The documents seen per key, for the duplicate check. */
@@ -279,8 +296,24 @@ export async function createEwayBills(
   let exhausted = false;
   let readError: unknown;
   const total = () => (array ? array.length : read);
-  const progress = () =>
-    callUserCallback('onProgress', onProgress, [{ done, total: total(), failed, etaMs: etaOf(lanes.values()) }], sink);
+  // The estimate scans every lane: after each settle with a few keys, at most every ETA_RESCAN_MS with many (a scan
+  // per settle over 50,000 keys made a batch quadratic); in between, the last scan's estimate less the time since.
+  let etaMs = 0;
+  let etaAt = Number.NEGATIVE_INFINITY;
+  const estimate = (): number => {
+    if (pending.size === 0 && (!array || read === array.length)) return 0;
+    const now = performance.now();
+    if (lanes.size <= ETA_SCAN_LANES || now - etaAt >= ETA_RESCAN_MS) {
+      etaMs = etaOf(lanes.values());
+      etaAt = now;
+      return etaMs;
+    }
+    return Math.max(0, Math.round(etaMs - (now - etaAt)));
+  };
+  const progress = () => {
+    if (onProgress === undefined) return;
+    callUserCallback('onProgress', onProgress, [{ done, total: total(), failed, etaMs: estimate() }], sink);
+  };
 
   function settle(index: number, outcome: { value: EwayBillOnceResult } | { error: unknown }): void {
     const entry = pending.get(index);
@@ -303,7 +336,12 @@ export async function createEwayBills(
     if (!started) queued -= 1;
     // The pace counts the items the key answered, not refusals or aborts.
     const answered = result.status === 'fulfilled' || !/^Abort/.test(result.error.name);
-    if (started && answered) lane.settledAt.push(performance.now());
+    if (started && answered) {
+      const now = performance.now();
+      if (lane.answered === 0) lane.firstAt = now;
+      lane.lastAt = now;
+      lane.answered += 1;
+    }
     callUserCallback('onResult', onResult, [result, index], sink);
     progress();
   }
@@ -334,11 +372,8 @@ export async function createEwayBills(
       const problem = itemProblem(item, lookup);
       const client = problem ? undefined : (lookup(item.client) as EwayBillCreator);
       const budget = client ? budgetOf(client) : undefined;
-      let lane = lanes.get(budget);
-      if (!lane) {
-        lane = { queue: [], unsettled: 0, settledAt: [], running: 0, refused: undefined };
-        lanes.set(budget, lane);
-      }
+      const lane = laneOf(budget);
+      if (array) lane.unread -= 1;
       lane.unsettled += 1;
       queued += 1;
       pending.set(index, {

@@ -141,6 +141,11 @@ export interface Call {
   readonly retryWhenMaybeSent: boolean;
   /** What counts as the success answer. */
   readonly success: SuccessRule;
+  /**
+   * Checks the success answer before the call ends (`request`'s schema): what it throws is the call's error, as it is
+   * (the service answered 2xx), and the call's span ends with it.
+   */
+  readonly check?: ((answer: AnswerInfo) => Promise<void>) | undefined;
 }
 
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
@@ -180,6 +185,7 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
   let telemetry: CallTelemetry | undefined;
   let lastStatus: number | undefined;
   let attempts = 0;
+  let answerRefused = false;
   try {
     const starting = startCall(
       { method: call.method, route: call.route, url: call.url, docHashId: call.docHashId },
@@ -196,6 +202,15 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
       rotated = undefined;
       if (!(outcome instanceof Error)) {
         lastStatus = outcome.status;
+        if (call.check) {
+          try {
+            await call.check(outcome);
+          } catch (error) {
+            answerRefused = true;
+            telemetry?.end({ status: outcome.status, error, resendCount: attempt - 1 });
+            throw error;
+          }
+        }
         telemetry?.end({ status: outcome.status, resendCount: attempt - 1 });
         return outcome;
       }
@@ -224,10 +239,20 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
       await abortableDelay(delayMs, call.signal);
     }
   } catch (thrown) {
+    if (answerRefused) throw thrown;
     const error = maybeSent ? withEarlierSend(thrown, request) : thrown;
     telemetry?.end({ status: lastStatus, error, resendCount: Math.max(0, attempts - 1) });
     throw error;
   }
+}
+
+/**
+ * The request id an answer carried, for telemetry: a gateway or service that echoes the key into it (a request id made
+ * from the Authorization header, say) must not put the key on a span exported off the process.
+ */
+function redactedRequestId(headers: Headers, credential: Credential): string | undefined {
+  const id = requestIdOf(headers);
+  return id === undefined ? undefined : credential.redact.text(id);
 }
 
 function retryEvent(call: Call, attempt: number, queuedMs: number, reason: string, delayMs: number) {
@@ -348,7 +373,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
         queuedMs,
         durationMs,
         status: answer.status,
-        requestId: requestIdOf(answer.headers),
+        requestId: redactedRequestId(answer.headers, credential),
       });
       return answer;
     }
@@ -361,7 +386,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       durationMs,
       status: answer.status,
       code: error.code,
-      requestId: requestIdOf(answer.headers),
+      requestId: redactedRequestId(answer.headers, credential),
     });
     return error;
   } catch (thrown) {

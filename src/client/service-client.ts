@@ -203,53 +203,74 @@ export class ServiceClient {
     const headers = checkHeaders(callOptions.headers);
     const body = jsonBody(callOptions.body);
     if (this.#waiting > 0 || !kyInstance) await this.#inTurn(loadKy());
+    if (!schema) {
+      const answer = await this.#send(
+        { method, path, route: path, body, headers, query: callOptions.query, success: 'any-2xx' },
+        callOptions,
+      );
+      return withMeta(answer.json as T, metaOfAnswer(answer));
+    }
+    const checkAnswer = async (answer: AnswerInfo): Promise<unknown> => {
+      const data = answer.json;
+      const mismatch = (issues: UnexpectedResponseError['issues'], why: string, cause?: unknown) => {
+        const error = new UnexpectedResponseError({
+          status: answer.status,
+          message: `The service's answer to ${method} ${path} ${why}`,
+          body: data,
+          // An error: every copy of the key redacted, whatever its length.
+          headers: { ...responseMeta(answer, answer.redact?.text ?? String).headers },
+          request: answer.request,
+          issues,
+        });
+        if (cause !== undefined)
+          Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
+        return error;
+      };
+      // The service answered 2xx: it acted. A schema that throws, or returns something that is not a Standard Schema
+      // result, must not turn that into an error that hides it (a caller could send the POST again).
+      let checked: unknown;
+      try {
+        checked = await schema['~standard'].validate(data);
+      } catch (error) {
+        const why = error instanceof Error ? error.message : describeValue(error);
+        throw mismatch(
+          [validationIssue([], `the schema threw: ${why}`)],
+          'could not be checked: options.schema threw',
+          error,
+        );
+      }
+      const result = checked as { value?: unknown; issues?: unknown } | null;
+      if (
+        typeof result !== 'object' ||
+        result === null ||
+        (result.issues !== undefined && !Array.isArray(result.issues))
+      ) {
+        const got = `the schema returned ${describeValue(checked)}, not a Standard Schema result ({ value } or { issues })`;
+        throw mismatch([validationIssue([], got)], 'could not be checked: options.schema returned no result');
+      }
+      if (result.issues) {
+        throw mismatch(schemaIssues(result as Parameters<typeof schemaIssues>[0]), 'does not match the schema given');
+      }
+      return result.value;
+    };
+    // The schema is checked in the send path, before the call's span ends: a mismatch fails the call's span too.
+    let value: unknown;
     const answer = await this.#send(
-      { method, path, route: path, body, headers, query: callOptions.query, success: 'any-2xx' },
+      {
+        method,
+        path,
+        route: path,
+        body,
+        headers,
+        query: callOptions.query,
+        success: 'any-2xx',
+        check: async (answer) => {
+          value = await checkAnswer(answer);
+        },
+      },
       callOptions,
     );
-    const data = answer.json;
-    const meta = metaOfAnswer(answer);
-    if (!schema) return withMeta(data as T, meta);
-    const mismatch = (issues: UnexpectedResponseError['issues'], why: string, cause?: unknown) => {
-      const error = new UnexpectedResponseError({
-        status: answer.status,
-        message: `The service's answer to ${method} ${path} ${why}`,
-        body: data,
-        // An error: every copy of the key redacted, whatever its length.
-        headers: { ...responseMeta(answer, answer.redact?.text ?? String).headers },
-        request: answer.request,
-        issues,
-      });
-      if (cause !== undefined)
-        Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
-      return error;
-    };
-    // The service answered 2xx: it acted. A schema that throws, or returns something that is not a Standard Schema
-    // result, must not turn that into an error that hides it (a caller could send the POST again).
-    let checked: unknown;
-    try {
-      checked = await schema['~standard'].validate(data);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : describeValue(error);
-      throw mismatch(
-        [validationIssue([], `the schema threw: ${why}`)],
-        'could not be checked: options.schema threw',
-        error,
-      );
-    }
-    const result = checked as { value?: unknown; issues?: unknown } | null;
-    if (
-      typeof result !== 'object' ||
-      result === null ||
-      (result.issues !== undefined && !Array.isArray(result.issues))
-    ) {
-      const got = `the schema returned ${describeValue(checked)}, not a Standard Schema result ({ value } or { issues })`;
-      throw mismatch([validationIssue([], got)], 'could not be checked: options.schema returned no result');
-    }
-    if (result.issues) {
-      throw mismatch(schemaIssues(result as Parameters<typeof schemaIssues>[0]), 'does not match the schema given');
-    }
-    return withMeta(result.value as T, meta);
+    return withMeta(value as T, metaOfAnswer(answer));
   }
 
   /**
@@ -271,6 +292,7 @@ export class ServiceClient {
       signal: options.signal,
       retryWhenMaybeSent: options.retryWhenMaybeSent === true,
       success: what.success,
+      check: what.check,
     };
     // The callers waited for ky (see #inTurn) when it was not loaded yet.
     return sendWithRetries(this.#senderMade ?? this.#sender(kyInstance as KyInstance), call);
@@ -490,4 +512,6 @@ interface SendWhat {
   readonly docHashId?: string | undefined;
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly query?: unknown;
+  /** Checks a success answer before the call ends (`request`'s schema); what it throws is the call's error. */
+  readonly check?: ((answer: AnswerInfo) => Promise<void>) | undefined;
 }

@@ -227,10 +227,9 @@ class OtelCall implements CallTelemetry {
     this.#ended = true;
     safely(() => {
       const error = end.error;
-      const attributes: Attributes = {
-        'http.request.resend_count': end.resendCount,
-        [`${ATTRIBUTE_PREFIX}rate_limit.wait_ms`]: this.#waitedMs,
-      };
+      const attributes: Attributes = { [`${ATTRIBUTE_PREFIX}rate_limit.wait_ms`]: this.#waitedMs };
+      // The HTTP semantic conventions: recommended "if and only if request was retried".
+      if (end.resendCount > 0) attributes['http.request.resend_count'] = end.resendCount;
       if (this.#requestId !== undefined) attributes[`${ATTRIBUTE_PREFIX}request_id`] = this.#requestId;
       if (end.status !== undefined) attributes['http.response.status_code'] = end.status;
       if (error !== undefined) {

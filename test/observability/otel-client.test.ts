@@ -6,6 +6,7 @@ import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, type InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { createProcessRateLimiter, PortalError, ServiceClient } from 'invoicing-service-sdk';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { listenOnLoopback } from '../helpers/loopback.js';
 import { validModel } from '../helpers/model.js';
 import { type CollectingReader, type InstalledOtel, installOtel } from '../helpers/otel.js';
@@ -203,6 +204,51 @@ describe('traces', () => {
     const metricText = JSON.stringify(await collected());
     expect(metricText).toContain('http.client.request.duration');
     expect(metricText.toLowerCase()).not.toContain(KEY);
+  });
+
+  it('http.request.resend_count is set only on a retried call, as the semantic conventions recommend', async () => {
+    const client = clientOf();
+    replies.push(tooMany);
+    await client.request('GET', '/v2/product/list');
+    await client.request('GET', '/v2/product/list');
+    const [retried, once] = callSpans();
+    expect(retried?.attributes['http.request.resend_count']).toBe(1);
+    expect(once?.attributes).not.toHaveProperty(['http.request.resend_count']);
+  });
+
+  it('a request id that echoes the API key reaches no span attribute or event: the key is redacted in it', async () => {
+    const client = clientOf();
+    // A gateway that builds its request id from the Authorization header, on an error and on a success.
+    replies.push(
+      { ...portalRefusal, headers: { 'x-request-id': `req_${KEY}_1` } },
+      { status: 200, body: { items: [] }, headers: { 'x-request-id': `req_${KEY}_2` } },
+    );
+    await client.createEwayBill('doc_echo', validModel(), { maxRetries: 0 }).catch(() => undefined);
+    await client.request('GET', '/v2/product/list');
+    const spans = callSpans();
+    expect(spans.length).toBe(2);
+    const text = JSON.stringify(spans.map((s) => ({ attributes: s.attributes, events: s.events })));
+    expect(text).not.toContain(KEY);
+    expect(spans.map((s) => s.attributes['invoicing_service.request_id'])).toEqual([
+      'req_[redacted]_1',
+      'req_[redacted]_2',
+    ]);
+  });
+
+  it('a request() whose answer fails options.schema ends its span with status ERROR and error.type', async () => {
+    const client = clientOf();
+    replies.push({ status: 200, body: { items: 'not a list' } });
+    const error = (await client
+      .request('GET', '/v2/product/list', { schema: z.object({ items: z.array(z.string()) }) })
+      .catch((e) => e)) as { code?: string };
+    expect(error.code).toBe('UNEXPECTED_RESPONSE');
+    const [span] = callSpans();
+    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'UNEXPECTED_RESPONSE' });
+    expect(span?.attributes).toMatchObject({
+      'http.response.status_code': 200,
+      'error.type': 'UNEXPECTED_RESPONSE',
+      'invoicing_service.may_have_succeeded': true,
+    });
   });
 
   it('an abort after sending ends the span with may_have_succeeded: true', async () => {

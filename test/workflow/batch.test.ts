@@ -115,6 +115,29 @@ describe('createEwayBills', () => {
     expect(server.posts).toHaveLength(5);
   });
 
+  it("counts an array's items beyond readAhead in the first ETA, per key", async () => {
+    const { clients, server } = await setup([...docs('a', 30), ...docs('b', 5)], 2);
+    const [a, b] = clients as [ServiceClient, ServiceClient];
+    const items = [
+      ...docs('a', 30).map((d) => ({ client: 'a', docHashId: d, model: validModel() })),
+      ...docs('b', 5).map((d) => ({ client: 'b', docHashId: d, model: validModel() })),
+    ];
+    const controller = new AbortController();
+    const seen: EwayBillBatchProgress[] = [];
+    // Only 10 items read ahead: the estimate still knows the 30 of key a (one second each, none measured yet).
+    await createEwayBills({ a, b }, items, {
+      readAhead: 10,
+      signal: controller.signal,
+      onProgress: (p) => {
+        seen.push(p);
+        controller.abort();
+      },
+    });
+    expect(seen[0]).toEqual({ done: 0, total: 35, failed: 0, etaMs: 30_000 });
+    expect(seen.at(-1)).toMatchObject({ done: 35, failed: 35, etaMs: 0 });
+    expect(server.posts).toHaveLength(0);
+  });
+
   it('goes on when onProgress or onResult throws or rejects, reporting each failure to the logger', async () => {
     const { clients } = await setup(docs('a', 2));
     const logger = { warn: vi.fn() };
