@@ -91,7 +91,8 @@ export interface EwayBillBatchOptions {
   readAhead?: number | undefined;
   /**
    * Keep each item's result for the returned array. `false` for endless or huge input: results reach `onResult` only,
-   * nothing per item is kept, and the promise resolves with an empty array.
+   * no result is kept (each document id still is, per key, so a document listed twice is never sent twice), and the
+   * promise resolves with an empty array.
    * @default true
    */
   keepResults?: boolean | undefined;
@@ -239,8 +240,9 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * a time, so a huge batch holds no more than a few requests in flight.
  *
  * Items are read lazily, at most `readAhead` ahead of those started, so a generator of a million lines starts sending
- * at once and its items are not all held; with `keepResults: false` nothing per item is kept after `onResult`, and the
- * promise resolves with an empty array (for endless input, use `onResult`). After `UNAUTHORIZED` or `FORBIDDEN` on a
+ * at once and its items are not all held; with `keepResults: false` no result is kept after `onResult` (only each
+ * document id, per key, for the duplicate check), and the promise resolves with an empty array (for endless input,
+ * use `onResult`). After `UNAUTHORIZED` or `FORBIDDEN` on a
  * key, its remaining items settle at once with that error, unsent; other keys go on. A document listed twice for one
  * key (under any client name, or by two clients of the key) is refused, never sent twice.
  *
