@@ -44,7 +44,7 @@ process.on('exit', () => console.log(JSON.stringify({ exitMs: Date.now() - start
 afterAll(() => sdk?.remove());
 
 describe('startMockServer().close() with webhook deliveries in flight', () => {
-  it('aborts them, so the process exits within a second of close()', async () => {
+  it('aborts them, so the process exits at once after close(), not after the 10 s delivery timeout', async () => {
     const child = spawn(process.execPath, [join(sdk.dir, 'close.mjs')], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
@@ -63,6 +63,7 @@ describe('startMockServer().close() with webhook deliveries in flight', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(result).toMatchObject({ status: 200, arrivals: 2 });
     expect(result?.outcome).toMatch(/closed/);
-    expect(exit?.exitMs).toBeLessThan(1000);
+    // Before the fix the delivery's 10 s timeout kept the process alive; 5 s leaves room for a loaded machine.
+    expect(exit?.exitMs).toBeLessThan(5000);
   });
 });
