@@ -62,7 +62,10 @@ import { appendFileSync, readFileSync } from 'node:fs';
 const [moduleUrl, output, record, startAt, holdMs, pollMs] = process.argv.slice(1);
 const { takeLock } = await import(moduleUrl);
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-const now = () => performance.timeOrigin + performance.now();
+// The system clock, read at the instant in every process alike. Not performance.timeOrigin + now(): each process
+// fixes its own timeOrigin at start-up, and on a loaded machine two processes' origins disagreed by 5 ms (a CI run
+// reported a holder taking the lock 4.8 ms before the one before it let go, though each still held it at its end).
+const now = () => Date.now();
 while (Date.now() < Number(startAt)) {}
 const deadline = Date.now() + 15000;
 for (;;) {
