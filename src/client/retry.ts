@@ -11,6 +11,7 @@ import {
   ServerError,
   UnauthorizedError,
 } from '../errors/api-error.js';
+import { RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
 import { requestIdOf } from '../errors/request-id.js';
 import { ServiceError } from '../errors/service-error.js';
 import {
@@ -319,7 +320,14 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
     const granted = await acquireUntilAbort(limiter, budget.keyId, signal, logger);
     release = typeof granted === 'function' ? granted : undefined;
   } catch (error) {
-    throw signal?.aborted ? abortError(signal) : error;
+    if (signal?.aborted) throw abortError(signal);
+    // The SDK's own limiters reject with typed errors; a partner's may throw anything: nothing was sent either way.
+    if (error instanceof ServiceError) throw error;
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new RateLimiterUnavailableError(
+      `The rate limiter could not grant a slot (its acquire() failed: ${why.slice(0, 300)}); nothing was sent`,
+      { cause: error },
+    );
   }
   const queuedMs = Math.round(performance.now() - queuedSince);
   state.at.queuedMs = queuedMs;

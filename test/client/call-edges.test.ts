@@ -2,7 +2,7 @@
 // rate limiter that writes to or throws in its release, a header named __proto__, an abort that lands while ky prepares
 // the request, the key echoed in a success answer's headers, and the order in which a new client's calls reach the
 // rate limiter when they are started microtasks apart.
-import { type RateLimiter, ServiceClient } from 'invoicing-service-sdk';
+import { type RateLimiter, RateLimiterUnavailableError, ServiceClient } from 'invoicing-service-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, startFaultServer } from '../helpers/fault-server.js';
 import { freshKey, validModel } from '../helpers/model.js';
@@ -82,6 +82,26 @@ describe("a partner's rate limiter cannot change what the service answered", () 
     expect(urls).toHaveLength(1);
     expect(warnings.some((line) => line.includes('rateLimiter release failed'))).toBe(true);
     expect(warnings.join('\n')).toContain('redis connection lost during release');
+  });
+});
+
+describe("a partner's rate limiter whose acquire fails", () => {
+  it('gives a typed RateLimiterUnavailableError that says nothing was sent, with the failure as its cause', async () => {
+    const { fetch, urls } = countingFetch();
+    const failure = new Error('the quota service is down');
+    const rateLimiter: RateLimiter = {
+      acquire: async () => {
+        throw failure;
+      },
+    };
+    const client = new ServiceClient({ apiKey: freshKey('acquire-fails'), baseUrl: BASE, fetch, rateLimiter });
+    const error = await client.createEwayBill('doc-1', validModel()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimiterUnavailableError);
+    expect(error).toMatchObject({ code: 'RATE_LIMITER_UNAVAILABLE', mayHaveSucceeded: false, cause: failure });
+    expect((error as Error).message).toMatch(
+      /acquire\(\) failed: Error: the quota service is down\); nothing was sent/,
+    );
+    expect(urls).toHaveLength(0);
   });
 });
 
