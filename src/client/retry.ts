@@ -23,15 +23,12 @@ import {
 } from '../errors/transport-errors.js';
 import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
+import { lazyPart } from '../internal/lazy.js';
 import { HONORS_ABORT, type RateLimiter, type ReleaseSlot, type SlotOutcome } from '../throttle/rate-limiter.js';
 import type { Credential, Credentials } from './credentials.js';
 import { type ClientHooks, emit, type Logger } from './events.js';
 import { type CallTelemetry, startCall } from './telemetry.js';
 import { type HttpMethod, sendAttempt } from './transport.js';
-
-type Mapping = typeof import('../errors/map-response.js');
-let mapping: Mapping | undefined;
-let mappingLoading: Promise<Mapping> | undefined;
 
 /**
  * The mapping of error answers to typed errors, imported when the first error answer arrives, before it is mapped: it
@@ -39,20 +36,7 @@ let mappingLoading: Promise<Mapping> | undefined;
  * splits code then keeps out of the client's first chunk. Every error is still built whole, description included.
  * A program that imports `PortalError` itself has them from the start.
  */
-function loadMapping(): Promise<Mapping> {
-  mappingLoading ??= import('../errors/map-response.js').then(
-    (module) => {
-      mapping = module;
-      return module;
-    },
-    (error: unknown) => {
-      // A chunk that failed to load (a network error in a browser) is tried again by the next error answer.
-      mappingLoading = undefined;
-      throw error;
-    },
-  );
-  return mappingLoading;
-}
+const mapping = /* @__PURE__ */ lazyPart(() => import('../errors/map-response.js'));
 
 /** What a retry policy is asked after a failed attempt. */
 export interface RetryContext {
@@ -385,7 +369,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       });
       return answer;
     }
-    const { answerError } = mapping ?? (await loadMapping());
+    const { answerError } = mapping.value ?? (await mapping.load());
     const error = answerError(answer);
     emit(hooks, logger, 'onResponse', { ...done, code: error.code, serviceErrorCode: error.errorCode });
     telemetry?.attemptEnded({

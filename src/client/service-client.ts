@@ -4,6 +4,7 @@ import { UnexpectedResponseError } from '../errors/api-error.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
+import { lazyPart } from '../internal/lazy.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
@@ -145,10 +146,10 @@ export class ServiceClient {
     const data = this.#check(docHashId, model);
     const preflight = this.#options.preflight !== 'off';
     // On a process's first calls the preflight's rules and ky are still loading: the call waits for them in turn.
-    if (this.#waiting > 0 || (preflight && !preflightRules) || !kyInstance) {
-      await this.#inTurn(preflight ? Promise.all([loadPreflight(), loadKy()]) : loadKy());
+    if (this.#waiting > 0 || (preflight && !preflightRules.value) || !ky.value) {
+      await this.#inTurn(preflight ? Promise.all([preflightRules.load(), ky.load()]) : ky.load());
     }
-    if (preflight) this.#preflight(preflightRules as PreflightModule, data, docHashId);
+    if (preflight) this.#preflight(preflightRules.value as PreflightModule, data, docHashId);
     const body = JSON.stringify(data);
     const answer = await this.#send(
       {
@@ -202,7 +203,7 @@ export class ServiceClient {
     const schema = checkSchema(callOptions.schema);
     const headers = checkHeaders(callOptions.headers);
     const body = jsonBody(callOptions.body);
-    if (this.#waiting > 0 || !kyInstance) await this.#inTurn(loadKy());
+    if (this.#waiting > 0 || !ky.value) await this.#inTurn(ky.load());
     if (!schema) {
       const answer = await this.#send(
         { method, path, route: path, body, headers, query: callOptions.query, success: 'any-2xx' },
@@ -295,7 +296,7 @@ export class ServiceClient {
       check: what.check,
     };
     // The callers waited for ky (see #inTurn) when it was not loaded yet.
-    return sendWithRetries(this.#senderMade ?? this.#sender(kyInstance as KyInstance), call);
+    return sendWithRetries(this.#senderMade ?? this.#sender(ky.value as KyInstance), call);
   }
 
   /**
@@ -378,7 +379,7 @@ export class ServiceClient {
     }
   }
 
-  /** The retry loop's view of this client, made on its first send (ky is imported then; see {@link loadKy}). */
+  /** The retry loop's view of this client, made on its first send (ky is imported then: see `ky` below). */
   #sender(http: KyInstance): Sender {
     this.#senderMade ??= {
       http,
@@ -414,49 +415,26 @@ function successRedact(answer: AnswerInfo): (text: string) => string {
   return answer.redact?.distinctive ? answer.redact.text : String;
 }
 
-let kyLoading: Promise<KyInstance> | undefined;
-/** The shared ky instance once loaded: a new client's first call then sends without waiting a turn. */
-let kyInstance: KyInstance | undefined;
-
 /**
  * ky, imported on the first send rather than with the SDK: ky touches `Request` and `ReadableStream` when it loads,
  * which makes Node load its fetch implementation (undici), about half of ky's import cost. A process that imports the
  * SDK and never sends (a CLI's `--help`, a webhook receiver that imports the root, a test that only builds models)
- * does not pay it; the first request pays what any first `fetch` pays.
+ * does not pay it; the first request pays what any first `fetch` pays. One ky instance for every client (10,000
+ * clients of a multi-tenant platform hold no ky instance each): a client's own headers go with each attempt's
+ * (src/client/retry.ts), the fetch and the signal with each request.
  */
-function loadKy(): Promise<KyInstance> {
-  // One ky instance for every client (10,000 clients of a multi-tenant platform hold no ky instance each): a client's
-  // own headers go with each attempt's (src/client/retry.ts), the fetch and the signal with each request.
-  kyLoading ??= import('ky').then((module) => {
-    kyInstance = module.default.create({ retry: 0, timeout: false, throwHttpErrors: false });
-    return kyInstance;
-  });
-  return kyLoading;
-}
+const ky = /* @__PURE__ */ lazyPart(() =>
+  import('ky').then((module) => module.default.create({ retry: 0, timeout: false, throwHttpErrors: false })),
+);
 
 type PreflightModule = typeof import('../gst/preflight.js');
-let preflightRules: PreflightModule | undefined;
-let preflightLoading: Promise<PreflightModule> | undefined;
 
 /**
  * The preflight's rules, imported on the first e-way bill call rather than with the SDK: with their PIN code and
  * state tables they are about 5 KiB of a min+gzip bundle, which a bundler that splits code then keeps out of the
  * client's first chunk. The first calls wait for them before anything is sent; later calls run them at once.
  */
-function loadPreflight(): Promise<PreflightModule> {
-  preflightLoading ??= import('../gst/preflight.js').then(
-    (module) => {
-      preflightRules = module;
-      return module;
-    },
-    (error: unknown) => {
-      // A chunk that failed to load (a network error in a browser) is tried again by the next call; nothing was sent.
-      preflightLoading = undefined;
-      throw error;
-    },
-  );
-  return preflightLoading;
-}
+const preflightRules = /* @__PURE__ */ lazyPart(() => import('../gst/preflight.js'));
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
