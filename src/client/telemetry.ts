@@ -1,7 +1,9 @@
 // OpenTelemetry for the client's calls, as the application registered it (see ../internal/otel.ts). The send path calls
 // these functions; with no tracer or meter provider registered they cost a property read and do nothing.
 //
-// One span per call (kind CLIENT, named `{method} {route}` as the HTTP client semantic conventions name it), active
+// One span per call (kind CLIENT, named `{method} {route}` as the HTTP client semantic conventions name it, or `{method}`
+// alone for a call without a route: a raw path never names a span nor labels a metric, which would make one of each per
+// document), active
 // while each attempt's fetch runs; each attempt and each retry is a span event on it, not a child span, so that an
 // application that also instruments fetch or undici sees one HTTP span per attempt as a child of the call's span. The
 // API key is never an attribute: calls are told apart by `invoicing_service.budget`, a short hash of the key's id.
@@ -20,14 +22,18 @@ import {
   STATUS_ERROR,
   safely,
 } from '../internal/otel.js';
+import { withoutQueryValues } from '../internal/query-values.js';
 
 /** What a call is, at its start. Never the API key, never the body. */
 export interface CallStart {
   /** `'POST'`, `'GET'`, ... */
   readonly method: string;
-  /** The URL template, for example `'/v2/ewaybill/{doc_hash_id}'` (the span's name is `{method} {route}`). */
-  readonly route: string;
-  /** The URL the call goes to (the base URL's origin; no credentials can be in it). */
+  /**
+   * The URL template, for example `'/v2/ewaybill/{doc_hash_id}'` (the span's name is then `{method} {route}`), or
+   * `undefined` when the caller named none (the span's name is then the method alone, and there is no `url.template`).
+   */
+  readonly route: string | undefined;
+  /** The URL the call goes to (no credentials can be in it; its query values are replaced by `REDACTED`). */
   readonly url: string;
   /** The document the call is for, when there is one. */
   readonly docHashId?: string | undefined;
@@ -133,16 +139,17 @@ function begin(otel: Registered, start: CallStart): CallTelemetry | undefined {
       'http.request.method': start.method,
       'server.address': url.hostname,
       'server.port': port,
-      'url.template': start.route,
+      ...(start.route === undefined ? {} : { 'url.template': start.route }),
     };
     const parent = otel.active();
     const span = otel.tracer?.startSpan(
-      `${start.method} ${start.route}`,
+      start.route === undefined ? start.method : `${start.method} ${start.route}`,
       {
         kind: SPAN_KIND.CLIENT,
         attributes: {
           ...common,
-          'url.full': `${url.origin}${url.pathname}${url.search}`,
+          // The semantic conventions: `url.full` never holds credentials, and values that may be secret are REDACTED.
+          'url.full': withoutQueryValues(`${url.origin}${url.pathname}${url.search}`),
           ...(start.docHashId === undefined ? {} : { [`${ATTRIBUTE_PREFIX}doc_hash_id`]: start.docHashId }),
           [`${ATTRIBUTE_PREFIX}budget`]: start.budgetHash,
         },
@@ -200,7 +207,11 @@ class OtelCall implements CallTelemetry {
       if (end.requestId !== undefined) this.#requestId = end.requestId;
       const metrics = this.#instruments;
       if (!metrics) return;
-      const perKey = { 'url.template': this.#common['url.template'], [`${ATTRIBUTE_PREFIX}budget`]: this.#budget };
+      const template = this.#common['url.template'];
+      const perKey = {
+        ...(template === undefined ? {} : { 'url.template': template }),
+        [`${ATTRIBUTE_PREFIX}budget`]: this.#budget,
+      };
       metrics.wait.record(end.queuedMs / 1000, perKey);
       metrics.duration.record(end.durationMs / 1000, {
         ...this.#common,
