@@ -1,6 +1,7 @@
 // Issue 28.9, in the mock's dashboard: it redacted the credential a request sent only as it is, so a request that also
-// carried it percent-encoded (a field an application built with encodeURIComponent) showed it in its row. A production key (base64, with / + =) sent to the mock by mistake is the case: the mock's own keys are JWTs,
-// which percent-encoding leaves as they are. Against the real mock server on loopback, read through the dashboard.
+// carried it percent-encoded (a field an application built with encodeURIComponent) showed it in its row. A production
+// key (base64, with / + =) sent to the mock by mistake is the case: the mock's own keys are JWTs, which
+// percent-encoding leaves as they are. Against the real mock server on loopback, read through the dashboard.
 import { startMockServer } from 'invoicing-service-sdk/testing';
 import { describe, expect, it } from 'vitest';
 
