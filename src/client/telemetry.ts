@@ -22,6 +22,8 @@ export function startCall(
   budgetHash: () => Promise<string>,
 ): Promise<CallTelemetry | undefined> | undefined {
   if (!otelRegistered()) return undefined;
-  const loading = calls.value ?? calls.load().catch(() => undefined);
+  const loaded = calls.value;
+  if (loaded) return budgetHash().then((hash) => loaded.beginCall({ ...start, budgetHash: hash }));
+  const loading = calls.load().catch(() => undefined);
   return Promise.all([budgetHash(), loading]).then(([hash, part]) => part?.beginCall({ ...start, budgetHash: hash }));
 }
