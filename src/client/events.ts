@@ -1,4 +1,5 @@
 import { callUserCallback } from '../internal/callback.js';
+import { withoutQueryValues } from '../internal/query-values.js';
 
 /** Any console-like logger: `console`, pino, winston... Only `debug` and `warn` are used. */
 export interface Logger {
@@ -61,7 +62,12 @@ export function emit<K extends keyof ClientHooks>(
   const hook = hooks[kind] as ((e: typeof event) => unknown) | undefined;
   if (hook) callUserCallback(`hooks.${kind}`, () => hook.call(hooks, event), [], logger);
   if (!logger) return;
-  const details = { ...event } as Record<string, unknown>;
+  // A log line leaves the process: the query's values are left out (its names stay), and so are absent fields, so a
+  // `request` line has no `docHashId: undefined`.
+  const details: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(event)) {
+    if (value !== undefined) details[name] = name === 'url' ? withoutQueryValues(value as string) : value;
+  }
   // Called as methods: pino's and winston's loggers need their `this`.
   if (kind === 'onRetry') {
     callUserCallback(

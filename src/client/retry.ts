@@ -112,8 +112,8 @@ export interface Call {
   readonly method: HttpMethod;
   /** The absolute URL, query included. */
   readonly url: string;
-  /** The URL template, for telemetry: `'/v2/ewaybill/{doc_hash_id}'`, or the path as given to `request`. */
-  readonly route: string;
+  /** The URL template, for telemetry: `'/v2/ewaybill/{doc_hash_id}'`, `request`'s `route`, or `undefined`. */
+  readonly route: string | undefined;
   /** The JSON body, or `undefined` for none. */
   readonly body: string | undefined;
   /** The call's own headers (already checked: none of the three the SDK owns). */

@@ -11,6 +11,7 @@
 
 /** The instrumentation scope of every span and instrument the SDK makes. */
 import { builtinModule } from './builtin.js';
+import { otelRegistry } from './otel-registry.js';
 
 export const SCOPE_NAME = 'invoicing-service-sdk';
 
@@ -80,16 +81,10 @@ interface Registry {
 export const SPAN_KIND = { CLIENT: 2, CONSUMER: 4 } as const;
 export const STATUS_ERROR = 2;
 
-const REGISTRY = Symbol.for('opentelemetry.js.api.1');
 /** The context key under which the API keeps the active span (`createContextKey` is `Symbol.for`). */
 const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN');
 
-function registry(): Registry | undefined {
-  const found = (globalThis as { [REGISTRY]?: unknown })[REGISTRY];
-  if (typeof found !== 'object' || found === null) return undefined;
-  const { version } = found as Registry;
-  return typeof version === 'string' && version.startsWith('1.') ? (found as Registry) : undefined;
-}
+const registry = (): Registry | undefined => otelRegistry() as Registry | undefined;
 
 /** The root context, as the API's own (used when the application registered no context manager). */
 class RootContext implements OtelContext {

@@ -5,8 +5,9 @@ export const REDACTED = '[redacted]';
 const MAX_DEPTH = 64;
 
 /**
- * Replaces every copy of one secret (an API key) in texts and in parsed values. It works on values after parsing, so
- * an echo written with JSON escapes (`\/`, `\uXXXX`) is caught too, and in object keys as well as strings.
+ * Replaces every copy of one secret (an API key) in texts and in parsed values, in any of the forms a web page, a URL
+ * or a JSON text writes it in (see {@link echoPattern}). It works on values after parsing too, so an echo in an object
+ * key is caught as well as one in a string.
  */
 export interface Redactor {
   /** `text` with every copy of the secret replaced. */
@@ -25,7 +26,14 @@ export interface Redactor {
 export const DISTINCTIVE_LENGTH = 16;
 
 export function redactor(secret: string): Redactor {
-  const text = (value: string): string => (value.includes(secret) ? value.replaceAll(secret, REDACTED) : value);
+  let echo: RegExp | undefined;
+  // Only a text with the secret as it is, or with a character that starts an encoded form, can hold a copy: the
+  // pattern is built (once) and run only then. Most texts (a successful answer's headers) need neither.
+  const text = (value: string): string => {
+    if (secret === '' || !(value.includes(secret) || ENCODED_START.test(value))) return value;
+    echo ??= echoPattern(secret);
+    return value.replace(echo, REDACTED);
+  };
   const walk = (value: unknown, depth: number): unknown => {
     if (typeof value === 'string') return text(value);
     if (typeof value !== 'object' || value === null) return value;
@@ -44,4 +52,50 @@ export function redactor(secret: string): Redactor {
     return copy;
   };
   return { text, value: (value) => walk(value, 0), distinctive: secret.length >= DISTINCTIVE_LENGTH };
+}
+
+/** The characters that start a form of a character other than itself: `%`, `+`, `\` and `&`. */
+const ENCODED_START = /[%+\\&]/;
+
+/** A hex number matched in either case: `2f` as `2[fF]`. */
+function anyCase(hex: string): string {
+  return hex.replace(/[a-f]/g, (letter) => `[${letter}${letter.toUpperCase()}]`);
+}
+
+const hex2 = (n: number): string => anyCase(n.toString(16).padStart(2, '0'));
+const ESCAPED = /[.*+?^${}()|[\]\\/-]/g;
+/** The character references HTML escapers write for the five characters they escape (`&amp;`, `&#39;`, ...). */
+const HTML_NAMED: Readonly<Record<string, string>> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' };
+/** The JSON escapes of their own: `\/` (PHP's json_encode), `\"` and `\\`. */
+const JSON_SHORT: Readonly<Record<string, string>> = { '/': '\\\\/', '"': '\\\\"', '\\': '\\\\\\\\' };
+
+/**
+ * The forms one character of a secret is written in by what echoes it: as it is; percent-encoded (`encodeURIComponent`,
+ * `encodeURI`, a form's `URLSearchParams`, with either case of hex digits, and encoded twice as `%252F`), with `+` for a
+ * space (form encoding); JSON-escaped (`\uXXXX`, `\/`); as an HTML character reference (`&#47;`, `&#x2F;`, `&amp;`).
+ * Each character of an echo may take any of them, so a mix (`encodeURI`'s, which keeps `/` and encodes `+`) is caught.
+ * Base64 and other encodings that rewrite every character depending on its neighbours are not (README, Errors).
+ */
+function characterForms(char: string): string {
+  const forms = [char.replace(ESCAPED, '\\$&')];
+  const bytes = [...new TextEncoder().encode(char)];
+  forms.push(bytes.map((byte) => `%(?:25)?${hex2(byte)}`).join(''));
+  if (char === ' ') forms.push('\\+');
+  const json = JSON_SHORT[char];
+  if (json) forms.push(json);
+  let units = '';
+  for (let i = 0; i < char.length; i++) units += `\\\\u${anyCase(char.charCodeAt(i).toString(16).padStart(4, '0'))}`;
+  forms.push(units);
+  const point = char.codePointAt(0) as number;
+  forms.push(`&#0*${point};`, `&#[xX]0*${anyCase(point.toString(16))};`);
+  const named = HTML_NAMED[char];
+  if (named) forms.push(`&${named};`);
+  return `(?:${forms.join('|')})`;
+}
+
+/** Every copy of `secret` in a text, in any of the forms of {@link characterForms}, character by character. */
+export function echoPattern(secret: string): RegExp {
+  let source = '';
+  for (const char of secret) source += characterForms(char);
+  return new RegExp(source, 'g');
 }

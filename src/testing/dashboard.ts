@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describePortalError } from '../internal/portal-catalogue.js';
+import { redactor } from '../internal/redact.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
 import { type EmulatorCore, INTERNALS, type MockActivity, type MockEvent } from './emulator.js';
 import { buildDocumentEvent, buildInventoryEvent } from './event-fixtures.js';
@@ -114,11 +115,14 @@ function credentialOf(authorization: string | null): string | undefined {
   return match?.[1] ?? authorization.trim();
 }
 
-/** Replaces every occurrence of each secret in `text` by `[redacted]`. */
+/**
+ * Replaces every occurrence of each secret in `text` by `[redacted]`, in the encoded forms the SDK's own redaction
+ * knows too (a key percent-encoded into a query, JSON-escaped in a body: see src/internal/redact.ts).
+ */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join('[redacted]');
+    if (secret !== undefined && secret.length >= 4) out = redactor(secret).text(out);
   }
   return out;
 }

@@ -88,6 +88,12 @@ describe('invoicing-service-sdk send-webhook', () => {
         `token=${[...secret].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('')}`,
     ],
     ['across the cut', (secret: string) => `${'x'.repeat(3995)}${secret}`],
+    // Issue 28.9: a lone % made the whole text fail to URL-decode, and the encoded echo was printed.
+    [
+      'URL-encoded next to a lone %',
+      (secret: string) => `100% received, token=${[...secret].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`,
+    ],
+    ['as HTML character references', (secret: string) => [...secret].map((c) => `&#${c.charCodeAt(0)};`).join('')],
   ])('never prints the secret or a prefix of it when the receiver echoes it %s', async (_how, echo) => {
     const body = echo(SECRET).replace(/\\\\u/g, '\\u');
     receiver = await startReceiver({ status: 200, body });
