@@ -52,12 +52,18 @@ function resultLine(line: number, result: EwayBillBatchResult, warnings: readonl
   };
 }
 
-function describe(result: EwayBillBatchResult): string {
+/** The live line of a settled document: how it ended, in the summary's words (generated, failed, not sent). */
+function describe(result: EwayBillBatchResult, sent: boolean): string {
   if (result.status === 'fulfilled') {
     return `${result.docHashId} ${result.value.outcome}${result.value.recovered ? ' (recovered)' : ''}`;
   }
-  const error = result.error as Error & { code?: string };
-  return `${result.docHashId} FAILED ${error.code ?? error.name}: ${error.message.split('\n')[0]}`;
+  const error = result.error as Error & { code?: unknown };
+  const code = typeof error.code === 'string' ? error.code : error.name;
+  if (!sent) {
+    const why = error.name === 'AbortError' ? 'stopped' : `${code}: ${error.message.split('\n')[0]}`;
+    return `${result.docHashId} not sent (${why})`;
+  }
+  return `${result.docHashId} FAILED ${code}: ${error.message.split('\n')[0]}`;
 }
 
 /**
@@ -265,7 +271,6 @@ async function run(
       signal,
       keepResults: false,
       onResult: (result, index) => {
-        lastLine = redact.text(describe(result));
         if (result.status === 'fulfilled') {
           generated += 1;
           if (result.value.recovered) recovered += 1;
@@ -279,20 +284,24 @@ async function run(
             if (result.error.name !== 'AbortError' && code !== 'UNAUTHORIZED' && code !== 'FORBIDDEN') {
               localError ??= result.error;
             }
+            lastLine = redact.text(describe(result, false));
             return;
           }
           if (!result.mayHaveSucceeded && result.error.name === 'AbortError') {
             notSent += 1;
+            lastLine = redact.text(describe(result, false));
             return;
           }
           failed += 1;
         }
+        lastLine = redact.text(describe(result, true));
         const line = resultLine((items[index] as { line: number }).line, result, warnings.get(result.docHashId));
         write({ ...(redact.value(line) as object), baseUrl: client.baseUrl, key: keyHash });
       },
       // onResult runs just before: the view shows that document with the counts.
       onProgress: (progress) => {
-        view.update(progress, lastLine);
+        // The view counts as the summary does: bad lines are failures, documents never sent are not.
+        view.update({ ...progress, failed, notSent, stopping: signal.aborted }, lastLine);
         lastLine = undefined;
         // Runs right after each onResult, before the next document can start: nothing more is sent.
         if (outputError) halt.abort();
