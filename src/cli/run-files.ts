@@ -1,6 +1,6 @@
 // The files an `ewaybill create` run keeps beside its results: a lock, so two runs on one output never send a document
-// twice, and the ledger of every document ever handed to the service, so "the bill may already exist" outlives any
-// crash, lost result line or later failure. Both are written so that a crash at any byte leaves a readable state.
+// twice, and the helpers that write them so that a crash at any byte leaves a readable state. The ledger of documents
+// that may have been sent is in sent-ledger.ts.
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -35,7 +35,7 @@ export function writeFully(fd: number, text: string): void {
   for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
-function readIfThere(path: string): string | undefined {
+export function readIfThere(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
@@ -148,53 +148,6 @@ export function takeLock(output: string): { release: () => void } | { refused: s
     removeDeadLock(path, held);
   }
   return { refused: `could not take ${path}: other runs kept taking it; try again` };
-}
-
-/**
- * `<output>.sent`: one JSON string per line, appended and synced before the request leaves. A document named there may
- * have an e-way bill, whatever happened after (a crash, a lost result line, a later run that failed), so its 604
- * "already generated" is success. A line cut by a crash is ignored: it was cut before the request left.
- */
-export function openSentLedger(output: string) {
-  const path = `${output}.sent`;
-  const sent = new Set<string>();
-  try {
-    for (const raw of readFileSync(path, 'utf8').split('\n')) {
-      try {
-        const id: unknown = JSON.parse(raw);
-        if (typeof id === 'string') sent.add(id);
-      } catch {
-        // A torn last line, or not ours.
-      }
-    }
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
-  }
-  // 0.1's journal of documents in flight, when a run of it was killed: the same meaning.
-  try {
-    const earlier: unknown = JSON.parse(readFileSync(`${output}.inflight`, 'utf8'));
-    if (Array.isArray(earlier)) for (const id of earlier) if (typeof id === 'string') sent.add(id);
-  } catch {
-    // None, or cut.
-  }
-  let fd: number | undefined;
-  return {
-    /** Whether the document was ever handed to the service by a run on this output. */
-    has: (id: string) => sent.has(id),
-    /** Records the document before its request leaves (appended, then synced). */
-    add(id: string): void {
-      if (sent.has(id)) return;
-      fd ??= openSync(path, 'a');
-      // A new line first: a line torn by an earlier crash never swallows this one.
-      writeFully(fd, `\n${JSON.stringify(id)}\n`);
-      fsyncSync(fd);
-      sent.add(id);
-    },
-    close(): void {
-      if (fd !== undefined) closeSync(fd);
-      fd = undefined;
-    },
-  };
 }
 
 /** Appends one JSON line and syncs it: a crash leaves at most a torn last line, which readers skip. */
