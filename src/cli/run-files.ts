@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { processStartOf, sameClock } from './process-start.js';
 
 /** What a lock file holds. */
 interface LockOwner {
@@ -12,6 +13,11 @@ interface LockOwner {
   readonly startedAt: string;
   /** When the owning process started (ms since the epoch): a restarted container reuses pids, not this. */
   readonly processStart?: number;
+  /**
+   * When the owning process started as the system tells it for any pid (process-start.ts: /proc on Linux, `ps`
+   * elsewhere), so a lock whose pid now belongs to another process is known stale. Absent where it cannot be told.
+   */
+  readonly pidStart?: string;
   /** This lock's own id: a release removes the lock only while it still holds it. */
   readonly token?: string;
 }
@@ -44,11 +50,18 @@ export function readIfThere(path: string): string | undefined {
   }
 }
 
-/** Whether the owner a lock names is gone: its process ended on this host, or it is an earlier life of our pid. */
+/**
+ * Whether the owner a lock names is gone: its process ended on this host, its pid now belongs to a process that started
+ * at another time (pids are reused), or it is an earlier life of our pid. Without a start time in the lock (an older
+ * version) or from the system (Windows), a live pid keeps the lock.
+ */
 function ownerGone(owner: Partial<LockOwner>, me: LockOwner): boolean {
   if (owner.host !== me.host || typeof owner.pid !== 'number') return false;
   if (owner.pid === me.pid) return owner.processStart !== me.processStart;
-  return !alive(owner.pid);
+  if (!alive(owner.pid)) return true;
+  if (typeof owner.pidStart !== 'string') return false;
+  const now = processStartOf(owner.pid);
+  return now !== undefined && sameClock(now, owner.pidStart) && now !== owner.pidStart;
 }
 
 /** How long a takeover may hold `<lock>.takeover`: one left longer was left by a run killed while taking over. */
@@ -86,9 +99,10 @@ function removeDeadLock(path: string, held: string): void {
 /**
  * Takes `<output>.lock`. The lock is written whole to a file of its own, then linked to the lock's name, which fails
  * if it exists: a lock is never seen half-written. A lock whose process is gone (a `kill -9`, a power loss, a container
- * restarted with the same pid) on this host is taken over: one run at a time (under `<lock>.takeover`) removes it if
- * it is still the very lock judged dead, and the runs try the link again. A live one is refused, naming its pid; so is a lock from another host (its process cannot
- * be checked from here). Returns the release, which removes the lock only while it is still this run's.
+ * restarted with the same pid, a pid now given to another process) on this host is taken over: one run at a time
+ * (under `<lock>.takeover`) removes it if it is still the very lock judged dead, and the runs try the link again. A
+ * live one is refused, naming its pid; so is a lock from another host (its process cannot be checked from here).
+ * Returns the release, which removes the lock only while it is still this run's.
  */
 export function takeLock(output: string): { release: () => void } | { refused: string } {
   const path = `${output}.lock`;
@@ -98,6 +112,7 @@ export function takeLock(output: string): { release: () => void } | { refused: s
     host: hostname(),
     startedAt: new Date().toISOString(),
     processStart: Math.round(performance.timeOrigin),
+    pidStart: processStartOf(process.pid),
     token,
   };
   const content = `${JSON.stringify(me)}\n`;
