@@ -60,11 +60,11 @@ function describe(result: EwayBillBatchResult, sent: boolean, cause?: Error): st
   }
   const error = (cause ?? result.error) as Error & { code?: unknown };
   const code = typeof error.code === 'string' ? error.code : error.name;
-  if (!sent) {
-    const why = error.name === 'AbortError' ? 'stopped' : `${code}: ${error.message.split('\n')[0]}`;
-    return `${result.docHashId} not sent (${why})`;
-  }
-  return `${result.docHashId} FAILED ${code}: ${error.message.split('\n')[0]}`;
+  const first = error.message.split('\n')[0] as string;
+  // A system error's message starts with its code already (`EFBIG: file too large, write`).
+  const said = first.startsWith(`${code}:`) ? first : `${code}: ${first}`;
+  if (!sent) return `${result.docHashId} not sent (${error.name === 'AbortError' ? 'stopped' : said})`;
+  return `${result.docHashId} FAILED ${said}`;
 }
 
 /**

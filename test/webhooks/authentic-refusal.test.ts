@@ -3,7 +3,12 @@
 // event id as received and the drifted fields, never the body or the secret. A forged request (bad signature) stays a
 // silent 401, so unsigned traffic cannot fill the partner's logs. Both handlers, on real loopback servers.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WebhookHandlerOptions } from '../../src/webhooks/index.js';
+import {
+  signWebhook,
+  verifyWebhook,
+  type WebhookHandlerOptions,
+  WebhookPayloadError,
+} from '../../src/webhooks/index.js';
 import { deliverSigned } from './fixtures.js';
 import { handlerStarters } from './servers.js';
 
@@ -144,5 +149,15 @@ describe.each(handlers)('an authentic event with a drifted envelope, through %s'
     expect((await deliverSigned(url, { event_id: 12, event_type: 'document', data }, SECRET)).status).toBe(400);
     expect(reported.map((info) => info.status)).toEqual([400]);
     expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('verifyWebhook', () => {
+  it.each(DRIFTED)('%s: its WebhookPayloadError carries the event id as received', async (_what, make, expectedId) => {
+    const body = JSON.stringify(make());
+    const refused = await verifyWebhook(body, signWebhook(body, SECRET), SECRET).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(WebhookPayloadError);
+    expect((refused as WebhookPayloadError).receivedEventId).toBe(expectedId(JSON.parse(body)));
+    expect((refused as WebhookPayloadError).message).not.toContain(BODY_MARKER);
   });
 });
