@@ -11,6 +11,8 @@ type Reporting = Pick<ResolvedHandlerOptions, 'logger'>;
 const reported = new WeakMap<object, { drift: Set<string>; refused: Set<string> }>();
 const MAX_REMEMBERED = 1000;
 const MAX_LISTED_ISSUES = 10;
+/** Where an envelope's drift shows: its id, its type, or the body as a whole (not a JSON object). */
+const ENVELOPE_FIELDS = new Set(['event_id', 'event_type', '(root)']);
 
 /** Whether `key` is reported for the first time by this handler (and remembers it). */
 function firstTime(options: Reporting, kind: 'drift' | 'refused', key: string): boolean {
@@ -63,9 +65,13 @@ export function reportRefusedEvent(options: Reporting, error: WebhookPayloadErro
   const eventId = error.receivedEventId;
   const { issues, listed } = listIssues(error.issues);
   const fields = [...new Set(issues.map((issue) => issue.field))];
+  const envelope = fields.some((field) => ENVELOPE_FIELDS.has(field));
+  const why = envelope
+    ? `its envelope does not match the spec (${listed}), so it cannot be de-duplicated`
+    : `strictPayload is set and its data does not match the spec (${listed})`;
   const line =
     `invoicing-service-sdk: webhook event ${eventId === undefined ? '(no event id)' : JSON.stringify(eventId)} is ` +
-    `signed with your secret but was refused with 400, because it does not match the spec and cannot be ` +
-    `de-duplicated or typed: ${listed}. Find it in the service's records and tell the service.`;
+    `signed with your secret but was refused with 400: ${why}. Look it up in the service's dashboard and report ` +
+    'the drift to the service.';
   warn(options, line, { status: 400, eventId, fields, issues });
 }

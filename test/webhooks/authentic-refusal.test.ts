@@ -142,6 +142,19 @@ describe.each(handlers)('an authentic event with a drifted envelope, through %s'
     expect(JSON.stringify(warning)).not.toContain(BODY_MARKER);
   });
 
+  it('a known event refused by strictPayload is reported once too, saying why', async () => {
+    const { warnings, options } = setup({ strictPayload: true });
+    const url = await start(options);
+    const event = { event_id: uniqueId(), event_type: 'document', data: { ...data, timestamp: 'yesterday' } };
+    expect((await deliverSigned(url, event, SECRET)).status).toBe(400);
+    expect(warnings).toHaveLength(1);
+    const [warning] = warnings as [Warning];
+    expect(warning.details.eventId).toBe(event.event_id);
+    expect(warning.details.fields).toContain('data.timestamp');
+    expect(warning.message).toContain('strictPayload');
+    expect(JSON.stringify(warning)).not.toContain(BODY_MARKER);
+  });
+
   it('a custom onError still receives the 400, and the warning is given once', async () => {
     const reported: { status: number }[] = [];
     const { warnings, options } = setup({ onError: (_error, info) => void reported.push(info) });
