@@ -10,7 +10,8 @@ import type { CliCommand } from './args.js';
 import { type InputLine, readEarlierResults, readInput } from './jsonl.js';
 import type { CliOutput } from './output.js';
 import { createProgressView, type ProgressStream } from './progress.js';
-import { appendSynced, openSentLedger, takeLock, writeFully } from './run-files.js';
+import { appendSynced, takeLock, writeFully } from './run-files.js';
+import { openSentLedger, recordingFetch, type SentLedger, scopeName } from './sent-ledger.js';
 
 /** Options of {@link runEwaybillCreate}: what the command line asked for. */
 export type EwaybillCreateOptions = Omit<Extract<CliCommand, { kind: 'ewaybill-create' }>, 'kind'>;
@@ -52,12 +53,18 @@ function resultLine(line: number, result: EwayBillBatchResult, warnings: readonl
   };
 }
 
-function describe(result: EwayBillBatchResult): string {
+/** The live line of a settled document: how it ended, in the summary's words (generated, failed, not sent). */
+function describe(result: EwayBillBatchResult, sent: boolean, cause?: Error): string {
   if (result.status === 'fulfilled') {
     return `${result.docHashId} ${result.value.outcome}${result.value.recovered ? ' (recovered)' : ''}`;
   }
-  const error = result.error as Error & { code?: string };
-  return `${result.docHashId} FAILED ${error.code ?? error.name}: ${error.message.split('\n')[0]}`;
+  const error = (cause ?? result.error) as Error & { code?: unknown };
+  const code = typeof error.code === 'string' ? error.code : error.name;
+  const first = error.message.split('\n')[0] as string;
+  // A system error's message starts with its code already (`EFBIG: file too large, write`).
+  const said = first.startsWith(`${code}:`) ? first : `${code}: ${first}`;
+  if (!sent) return `${result.docHashId} not sent (${error.name === 'AbortError' ? 'stopped' : said})`;
+  return `${result.docHashId} FAILED ${said}`;
 }
 
 /**
@@ -87,11 +94,24 @@ export async function runEwaybillCreate(
       return 2;
     }
   }
-  let client: ServiceClient;
+  let client: ServiceClient | undefined;
+  let ledger: SentLedger | undefined;
+  const unrecorded = new Map<string, Error>();
+  // Stops the batch: when the results cannot be written, or a ledger record cannot (nothing more is sent).
+  const halt = new AbortController();
   try {
     client = new ServiceClient({
       apiKey: context.env.SERVICE_API_KEY,
       baseUrl: context.env.SERVICE_BASE_URL,
+      // Each document is recorded in the ledger just before its request is handed to fetch: only what may leave.
+      fetch: recordingFetch(
+        () => ledger,
+        () => (client as ServiceClient).baseUrl,
+        (id, error) => {
+          unrecorded.set(id, error);
+          halt.abort(error);
+        },
+      ),
       preflight: options.preflight,
       onWarning: (finding) => {
         // The preflight runs synchronously as createEwayBill starts, so `current` is the document it is about.
@@ -114,12 +134,13 @@ export async function runEwaybillCreate(
     io.err(`ewaybill create: ${lock.refused}`);
     return 2;
   }
-  let ledger: ReturnType<typeof openSentLedger> | undefined;
   try {
-    ledger = openSentLedger(options.output);
+    ledger = openSentLedger(options.output, { baseUrl: client.baseUrl, key: keyHash });
     return await run(options, io, context, {
       client,
       ledger,
+      unrecorded,
+      halt,
       warnings,
       keyHash,
       redact,
@@ -136,7 +157,10 @@ export async function runEwaybillCreate(
 
 interface RunParts {
   readonly client: ServiceClient;
-  readonly ledger: ReturnType<typeof openSentLedger>;
+  readonly ledger: SentLedger;
+  /** Documents whose ledger record could not be written, so their request was not sent, with the reason. */
+  readonly unrecorded: ReadonlyMap<string, Error>;
+  readonly halt: AbortController;
   readonly warnings: Map<string, PreflightFinding[]>;
   readonly keyHash: string;
   readonly redact: ReturnType<typeof redactor>;
@@ -149,13 +173,11 @@ async function run(
   context: EwaybillCreateContext,
   parts: RunParts,
 ): Promise<number> {
-  const { client, ledger, warnings, keyHash, redact } = parts;
+  const { client, ledger, unrecorded, halt, warnings, keyHash, redact } = parts;
   /** The documents this run handed to the client: a refusal or an abort of any other was never sent. */
   const handed = new Set<string>();
   const tracked: EwayBillCreator = {
     createEwayBill(docHashId, model, callOptions) {
-      // Recorded and synced before the request can leave: a crash from here on still knows the bill may exist.
-      ledger.add(docHashId);
       handed.add(docHashId);
       parts.setCurrent(docHashId);
       try {
@@ -174,21 +196,34 @@ async function run(
     io.err(`ewaybill create: ${(error as Error).message}`);
     return 2;
   }
-  const here = `${client.baseUrl} ${keyHash}`;
-  const elsewhere = [...earlier.where].filter((where) => where !== here);
-  if (elsewhere.length > 0) {
-    const [url, hash] = (elsewhere[0] as string).split(' ');
+  const here = scopeName({ baseUrl: client.baseUrl, key: keyHash });
+  // Results or ledger records of another service or key: resuming would skip documents that have no bill here, or
+  // take another party's bill for this run's own.
+  for (const [file, scopes, what] of [
+    [options.output, earlier.where, 'holds results done'],
+    [`${options.output}.sent`, ledger.elsewhere, 'records documents sent'],
+  ] as const) {
+    const elsewhere = [...scopes].find((where) => where !== here);
+    if (elsewhere === undefined) continue;
+    const [url, hash] = elsewhere.split(' ');
     io.err(
-      `ewaybill create: ${options.output} holds results done at ${url} with the key ${hash}; this run is at ` +
-        `${client.baseUrl} with the key ${keyHash} (keys are shown as a short hash). Resuming would skip documents ` +
-        'that have no bill here: use another --output for this service or key.',
+      `ewaybill create: ${file} ${what} at ${url} with the key ${hash}; this run is at ${client.baseUrl} with the ` +
+        `key ${keyHash} (keys are shown as a short hash). Resuming would skip documents that have no bill here, or ` +
+        "take another party's bill for this run's: use another --output for this service or key.",
     );
     return 2;
   }
+  // Records of a version before 0.3 say no service: they count only when the results file shows this one.
+  const unscopedHere = earlier.where.has(here);
+  if (ledger.unscoped.size > 0 && !unscopedHere) {
+    io.err(
+      `ewaybill create: ${ledger.unscoped.size} document(s) in ${options.output}.sent were recorded by an older ` +
+        'version that did not record the service or key: they are not taken as sent here, so a 604 "already ' +
+        'generated" for one of them is reported as failed. Check such a document in the dashboard.',
+    );
+  }
   const fd = openSync(options.output, 'a');
-  // Stops the batch when the results cannot be written (a full disk, a file-size limit): nothing more is sent, and the
-  // user's stop (context.stop) still works as before.
-  const halt = new AbortController();
+  // The user's stop (context.stop) works as before; `halt` stops the batch when the run's own files cannot be written.
   const signal = AbortSignal.any([context.stop, halt.signal]);
   /** Why the output could not be written: from then on nothing more is sent, and no write is tried again. */
   let outputError: Error | undefined;
@@ -247,7 +282,8 @@ async function run(
       const { line, docHashId, model } = entry as Extract<InputLine, { model: unknown }>;
       firstLine.set(docHashId, line);
       // A document a run on this output ever sent may have its bill: its 604 is "already generated", done.
-      const mayAlreadyExist = earlier.uncertain.has(docHashId) || ledger.has(docHashId);
+      const mayAlreadyExist =
+        earlier.uncertain.has(docHashId) || ledger.has(docHashId) || (unscopedHere && ledger.unscoped.has(docHashId));
       items.push({ line, docHashId, model: model as EwayBillModel, mayAlreadyExist });
     }
     if (skipped > 0) view.note(`Skipping ${skipped} document(s) already done in ${options.output}.`);
@@ -265,7 +301,6 @@ async function run(
       signal,
       keepResults: false,
       onResult: (result, index) => {
-        lastLine = redact.text(describe(result));
         if (result.status === 'fulfilled') {
           generated += 1;
           if (result.value.recovered) recovered += 1;
@@ -273,26 +308,33 @@ async function run(
         if (result.status === 'rejected') {
           const code = (result.error as { code?: unknown }).code;
           if (code === 'UNAUTHORIZED' || code === 'FORBIDDEN') refusedKey = code;
-          // Never sent (stopped before it left, or its key refused first): no line, the next run sends it.
-          if (!result.mayHaveSucceeded && !handed.has(result.docHashId)) {
+          // Never sent (stopped before it left, its key refused first, or its ledger record could not be written):
+          // no line, the next run sends it.
+          const notRecorded = unrecorded.get(result.docHashId);
+          if (notRecorded || (!result.mayHaveSucceeded && !handed.has(result.docHashId))) {
             notSent += 1;
-            if (result.error.name !== 'AbortError' && code !== 'UNAUTHORIZED' && code !== 'FORBIDDEN') {
+            if (notRecorded) localError ??= notRecorded;
+            else if (result.error.name !== 'AbortError' && code !== 'UNAUTHORIZED' && code !== 'FORBIDDEN') {
               localError ??= result.error;
             }
+            lastLine = redact.text(describe(result, false, notRecorded));
             return;
           }
           if (!result.mayHaveSucceeded && result.error.name === 'AbortError') {
             notSent += 1;
+            lastLine = redact.text(describe(result, false));
             return;
           }
           failed += 1;
         }
+        lastLine = redact.text(describe(result, true));
         const line = resultLine((items[index] as { line: number }).line, result, warnings.get(result.docHashId));
         write({ ...(redact.value(line) as object), baseUrl: client.baseUrl, key: keyHash });
       },
       // onResult runs just before: the view shows that document with the counts.
       onProgress: (progress) => {
-        view.update(progress, lastLine);
+        // The view counts as the summary does: bad lines are failures, documents never sent are not.
+        view.update({ ...progress, failed, notSent, stopping: signal.aborted }, lastLine);
         lastLine = undefined;
         // Runs right after each onResult, before the next document can start: nothing more is sent.
         if (outputError) halt.abort();

@@ -3,6 +3,10 @@ export interface RunProgress {
   readonly done: number;
   readonly total: number;
   readonly failed: number;
+  /** Documents never sent (a stop, a refused key, a local error): not failures, the next run sends them. */
+  readonly notSent?: number | undefined;
+  /** The run was asked to stop: the documents left settle at once, so no ETA is shown. */
+  readonly stopping?: boolean | undefined;
   readonly etaMs: number;
 }
 
@@ -30,13 +34,18 @@ export function formatDuration(ms: number): string {
   return minutes > 0 ? `${minutes}m ${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`;
 }
 
-/** One line of the bar: `[#######.......] 12/50  1 failed  ETA 38s`. */
+function showsEta(progress: RunProgress): boolean {
+  return progress.done < progress.total && progress.stopping !== true;
+}
+
+/** One line of the bar: `[#######.......] 12/50  1 failed  3 not sent  ETA 38s`. */
 export function barLine(progress: RunProgress, width = 24): string {
   const ratio = progress.total === 0 ? 1 : progress.done / progress.total;
   const filled = Math.round(ratio * width);
   const failed = progress.failed > 0 ? `  ${progress.failed} failed` : '';
-  const eta = progress.done < progress.total ? `  ETA ${formatDuration(progress.etaMs)}` : '';
-  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progress.done}/${progress.total}${failed}${eta}`;
+  const notSent = (progress.notSent ?? 0) > 0 ? `  ${progress.notSent} not sent` : '';
+  const eta = showsEta(progress) ? `  ETA ${formatDuration(progress.etaMs)}` : '';
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progress.done}/${progress.total}${failed}${notSent}${eta}`;
 }
 
 /**
@@ -48,7 +57,7 @@ export function createProgressView(mode: 'auto' | 'bar' | 'lines' | 'none', stre
   if (kind === 'lines') {
     return {
       update(progress, line) {
-        const eta = progress.done < progress.total ? ` (ETA ${formatDuration(progress.etaMs)})` : '';
+        const eta = showsEta(progress) ? ` (ETA ${formatDuration(progress.etaMs)})` : '';
         if (line !== undefined) stream.write(`${progress.done}/${progress.total} ${line}${eta}\n`);
       },
       note: (text) => stream.write(`${text}\n`),

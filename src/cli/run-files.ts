@@ -1,9 +1,10 @@
 // The files an `ewaybill create` run keeps beside its results: a lock, so two runs on one output never send a document
-// twice, and the ledger of every document ever handed to the service, so "the bill may already exist" outlives any
-// crash, lost result line or later failure. Both are written so that a crash at any byte leaves a readable state.
+// twice, and the helpers that write them so that a crash at any byte leaves a readable state. The ledger of documents
+// that may have been sent is in sent-ledger.ts.
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { processStartOf, sameClock } from './process-start.js';
 
 /** What a lock file holds. */
 interface LockOwner {
@@ -12,6 +13,11 @@ interface LockOwner {
   readonly startedAt: string;
   /** When the owning process started (ms since the epoch): a restarted container reuses pids, not this. */
   readonly processStart?: number;
+  /**
+   * When the owning process started as the system tells it for any pid (process-start.ts: /proc on Linux, `ps`
+   * elsewhere), so a lock whose pid now belongs to another process is known stale. Absent where it cannot be told.
+   */
+  readonly pidStart?: string;
   /** This lock's own id: a release removes the lock only while it still holds it. */
   readonly token?: string;
 }
@@ -35,7 +41,7 @@ export function writeFully(fd: number, text: string): void {
   for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
-function readIfThere(path: string): string | undefined {
+export function readIfThere(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
@@ -44,11 +50,18 @@ function readIfThere(path: string): string | undefined {
   }
 }
 
-/** Whether the owner a lock names is gone: its process ended on this host, or it is an earlier life of our pid. */
+/**
+ * Whether the owner a lock names is gone: its process ended on this host, its pid now belongs to a process that started
+ * at another time (pids are reused), or it is an earlier life of our pid. Without a start time in the lock (an older
+ * version) or from the system (Windows), a live pid keeps the lock.
+ */
 function ownerGone(owner: Partial<LockOwner>, me: LockOwner): boolean {
   if (owner.host !== me.host || typeof owner.pid !== 'number') return false;
   if (owner.pid === me.pid) return owner.processStart !== me.processStart;
-  return !alive(owner.pid);
+  if (!alive(owner.pid)) return true;
+  if (typeof owner.pidStart !== 'string') return false;
+  const now = processStartOf(owner.pid);
+  return now !== undefined && sameClock(now, owner.pidStart) && now !== owner.pidStart;
 }
 
 /** How long a takeover may hold `<lock>.takeover`: one left longer was left by a run killed while taking over. */
@@ -86,9 +99,10 @@ function removeDeadLock(path: string, held: string): void {
 /**
  * Takes `<output>.lock`. The lock is written whole to a file of its own, then linked to the lock's name, which fails
  * if it exists: a lock is never seen half-written. A lock whose process is gone (a `kill -9`, a power loss, a container
- * restarted with the same pid) on this host is taken over: one run at a time (under `<lock>.takeover`) removes it if
- * it is still the very lock judged dead, and the runs try the link again. A live one is refused, naming its pid; so is a lock from another host (its process cannot
- * be checked from here). Returns the release, which removes the lock only while it is still this run's.
+ * restarted with the same pid, a pid now given to another process) on this host is taken over: one run at a time
+ * (under `<lock>.takeover`) removes it if it is still the very lock judged dead, and the runs try the link again. A
+ * live one is refused, naming its pid; so is a lock from another host (its process cannot be checked from here).
+ * Returns the release, which removes the lock only while it is still this run's.
  */
 export function takeLock(output: string): { release: () => void } | { refused: string } {
   const path = `${output}.lock`;
@@ -98,6 +112,7 @@ export function takeLock(output: string): { release: () => void } | { refused: s
     host: hostname(),
     startedAt: new Date().toISOString(),
     processStart: Math.round(performance.timeOrigin),
+    pidStart: processStartOf(process.pid),
     token,
   };
   const content = `${JSON.stringify(me)}\n`;
@@ -148,53 +163,6 @@ export function takeLock(output: string): { release: () => void } | { refused: s
     removeDeadLock(path, held);
   }
   return { refused: `could not take ${path}: other runs kept taking it; try again` };
-}
-
-/**
- * `<output>.sent`: one JSON string per line, appended and synced before the request leaves. A document named there may
- * have an e-way bill, whatever happened after (a crash, a lost result line, a later run that failed), so its 604
- * "already generated" is success. A line cut by a crash is ignored: it was cut before the request left.
- */
-export function openSentLedger(output: string) {
-  const path = `${output}.sent`;
-  const sent = new Set<string>();
-  try {
-    for (const raw of readFileSync(path, 'utf8').split('\n')) {
-      try {
-        const id: unknown = JSON.parse(raw);
-        if (typeof id === 'string') sent.add(id);
-      } catch {
-        // A torn last line, or not ours.
-      }
-    }
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
-  }
-  // 0.1's journal of documents in flight, when a run of it was killed: the same meaning.
-  try {
-    const earlier: unknown = JSON.parse(readFileSync(`${output}.inflight`, 'utf8'));
-    if (Array.isArray(earlier)) for (const id of earlier) if (typeof id === 'string') sent.add(id);
-  } catch {
-    // None, or cut.
-  }
-  let fd: number | undefined;
-  return {
-    /** Whether the document was ever handed to the service by a run on this output. */
-    has: (id: string) => sent.has(id),
-    /** Records the document before its request leaves (appended, then synced). */
-    add(id: string): void {
-      if (sent.has(id)) return;
-      fd ??= openSync(path, 'a');
-      // A new line first: a line torn by an earlier crash never swallows this one.
-      writeFully(fd, `\n${JSON.stringify(id)}\n`);
-      fsyncSync(fd);
-      sent.add(id);
-    },
-    close(): void {
-      if (fd !== undefined) closeSync(fd);
-      fd = undefined;
-    },
-  };
 }
 
 /** Appends one JSON line and syncs it: a crash leaves at most a torn last line, which readers skip. */

@@ -1,6 +1,7 @@
 import { callUserCallback } from '../internal/callback.js';
 import { resolveCryptoPath } from './crypto-backend.js';
 import { type DeliveryTrace, startDeliveryTrace } from './delivery-trace.js';
+import { reportDrift, reportRefusedEvent } from './drift-report.js';
 import { WebhookPayloadError, WebhookVerificationError } from './errors.js';
 import type { WebhookEvent } from './events.js';
 import type { ResolvedHandlerOptions, WebhookErrorInfo } from './handler-options.js';
@@ -50,42 +51,6 @@ export function refuse(
     headers: { ...JSON_HEADERS, ...extra.headers },
     body: JSON.stringify({ ok: false, error: status < 500 ? code : 'WEBHOOK_HANDLER_FAILED', message }),
   };
-}
-
-/** Event ids whose drift was reported, per handler: the last {@link MAX_REMEMBERED_DRIFT} of them. */
-const reportedDrift = new WeakMap<object, Set<string>>();
-const MAX_REMEMBERED_DRIFT = 1000;
-const MAX_LISTED_ISSUES = 10;
-
-/**
- * Reports an event that reached `onEvent` as `known: false` (a type the SDK does not know, or a known type whose data
- * drifted from the spec) once per event id through the logger: lenient in what it receives, never silent. The line
- * names the event id, the type as received and the issues (paths and short messages), never the body or the secret.
- */
-function reportDrift(options: ResolvedHandlerOptions, event: WebhookEvent): void {
-  if (event.known !== false) return;
-  let seen = reportedDrift.get(options);
-  if (!seen) {
-    seen = new Set();
-    reportedDrift.set(options, seen);
-  }
-  const id = event.event_id;
-  if (seen.has(id)) return;
-  seen.add(id);
-  if (seen.size > MAX_REMEMBERED_DRIFT) seen.delete(seen.values().next().value as string);
-  const type = String(event.received_event_type).slice(0, 60);
-  const issues = event.issues.slice(0, MAX_LISTED_ISSUES).map(({ field, message }) => ({ field, message }));
-  const listed = issues.map(({ field, message }) => `${field}: ${message}`).join('; ');
-  const line =
-    `invoicing-service-sdk: webhook event ${id} of type '${type}' does not match the spec; onEvent received it ` +
-    `as known: false (route it by received_event_type, or store it for review)${listed ? `. ${listed}` : ''}`;
-  const { logger } = options;
-  callUserCallback(
-    'logger.warn',
-    () => logger.warn(line, { eventId: id, receivedEventType: type, issues }),
-    [],
-    undefined,
-  );
 }
 
 async function runOnce(
@@ -178,7 +143,11 @@ async function answerVerified(
     event = parseWebhookEvent(body, options);
   } catch (error) {
     if (error instanceof WebhookVerificationError) return refuse(options, 401, error.code, error);
-    if (error instanceof WebhookPayloadError) return refuse(options, 400, error.code, error);
+    if (error instanceof WebhookPayloadError) {
+      // Only a body whose signature matched gets here: authentic, so never refused in silence.
+      reportRefusedEvent(options, error, String(signature));
+      return refuse(options, 400, error.code, error);
+    }
     return refuse(options, 500, '', error);
   }
   trace?.event(event);

@@ -47,11 +47,23 @@ export class WebhookPayloadError extends ServiceError {
   override name = 'WebhookPayloadError';
   /** Every problem found, each with its field path. */
   readonly issues: readonly ValidationIssue[];
+  /**
+   * The event's id as the body gave it, so a refused event can be found in the service's records: `event_id` when it
+   * is a string or a number, else `id` (an envelope whose `event_id` was renamed). Made safe to log: control and
+   * format characters become `?`, and it is cut to 64 characters (`…` marks the cut). `undefined` when the body had
+   * none, or was not a JSON object.
+   * @default undefined
+   */
+  readonly receivedEventId: string | undefined;
 
-  constructor(issues: readonly ValidationIssue[], options: ServiceErrorOptions = {}) {
+  constructor(
+    issues: readonly ValidationIssue[],
+    options: ServiceErrorOptions & { receivedEventId?: string | undefined } = {},
+  ) {
     const listed = issues.slice(0, MAX_LISTED).map((issue) => `  - ${issue.field}: ${issue.message}`);
     if (issues.length > MAX_LISTED) listed.push(`  - ... and ${issues.length - MAX_LISTED} more (see .issues)`);
     super(`Invalid webhook payload:\n${listed.join('\n')}`, options);
     this.issues = issues;
+    this.receivedEventId = options.receivedEventId;
   }
 }

@@ -51,12 +51,14 @@ export interface WebhookHandlerOptions {
   /**
    * Called for every delivery not answered with 2xx, with the cause (never containing the secret). It only reports:
    * if it throws or returns a promise that rejects, the failure goes to `logger.warn` once and the answer stays the same.
-   * @default logs 5xx causes through `logger.warn`; 4xx (forgeries, bad payloads) are not logged
+   * @default logs 5xx causes through `logger.warn`; other 4xx (forgeries, probes) are not logged. Whatever `onError`
+   *   is, a correctly signed body refused with 400 is reported once through `logger.warn` (its id and fields).
    */
   onError?: ((error: unknown, info: WebhookErrorInfo) => unknown) | undefined;
   /**
    * Where the handler reports what it cannot put in an answer: a failing `onError` or dedupe `commit`/`release`,
-   * and (with the default `onError`) the causes of 5xx answers. Anything with a console-like `warn(message)`.
+   * a drifted event (once per event id), a correctly signed body refused with 400 (once per body: the event id as
+   * received and the fields, never the body), and (with the default `onError`) the causes of 5xx answers. Anything with a console-like `warn(message)`.
    * @default console
    */
   logger?: WarnSink | undefined;
@@ -102,7 +104,10 @@ function positiveInteger(value: unknown, name: string, fallback: number): number
   return value;
 }
 
-/** The default `onError`: 5xx causes go to the logger (4xx are forgeries and bad payloads, not worth a line). */
+/**
+ * The default `onError`: 5xx causes go to the logger. 4xx are forgeries and probes, not worth a line (an authentic body
+ * refused with 400 is reported by the delivery path itself, whatever `onError` is).
+ */
 function defaultOnError(logger: WarnSink): (error: unknown, info: WebhookErrorInfo) => void {
   return (error, info) => {
     if (info.status < 500) return;

@@ -55,6 +55,26 @@ export interface ParseWebhookEventOptions {
   readonly strictPayload?: boolean | undefined;
 }
 
+const MAX_LOGGED_ID_LENGTH = 64;
+// Control and format characters (line breaks, escapes, bidi overrides) would let an id forge or hide log lines.
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+/** An id as received, made safe to log: printable, at most 64 characters, never cut inside a surrogate pair. */
+function loggableId(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value !== 'string' || value === '') return undefined;
+  const printable = value.replace(UNPRINTABLE, '?');
+  if (printable.length <= MAX_LOGGED_ID_LENGTH) return printable;
+  let cut = printable.slice(0, MAX_LOGGED_ID_LENGTH);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+/** The id an envelope carries: its `event_id`, or `id` when `event_id` is absent (renamed). */
+function receivedEventId(event: Record<string, unknown>): string | undefined {
+  return loggableId(event.event_id) ?? (event.event_id === undefined ? loggableId(event.id) : undefined);
+}
+
 function envelopeIssue(value: unknown, name: 'event_id' | 'event_type'): string | undefined {
   if (value === undefined) return 'is missing';
   if (typeof value !== 'string') return 'expected a string';
@@ -86,7 +106,7 @@ export function parseWebhookEvent(body: string | Uint8Array, options?: ParseWebh
     const issues = [];
     if (idProblem !== undefined) issues.push(validationIssue(['event_id'], idProblem));
     if (typeProblem !== undefined) issues.push(validationIssue(['event_type'], typeProblem));
-    throw new WebhookPayloadError(issues);
+    throw new WebhookPayloadError(issues, { receivedEventId: receivedEventId(event) });
   }
   const fields =
     type === 'inventory' ? INVENTORY_EVENT_FIELDS : type === 'document' ? DOCUMENT_EVENT_FIELDS : undefined;
@@ -106,7 +126,9 @@ export function parseWebhookEvent(body: string | Uint8Array, options?: ParseWebh
     event.known = true;
     return event as unknown as WebhookEvent;
   }
-  if (issues !== undefined && options?.strictPayload === true) throw new WebhookPayloadError(issues);
+  if (issues !== undefined && options?.strictPayload === true) {
+    throw new WebhookPayloadError(issues, { receivedEventId: receivedEventId(event) });
+  }
   const data = event.data;
   event.known = false;
   event.event_type = UNKNOWN_EVENT_TYPE;

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'tsup';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Builds src/cli/index.ts into a temporary folder under the project's ignored .tmp/ (so `zod` resolves). */
 export function buildCli(): Promise<{ file: string; dir: string; remove(): void }> {
@@ -30,6 +31,31 @@ export async function buildEntry(name: string, entry: string): Promise<{ file: s
   return { file: join(dir, `${name}.mjs`), dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * For a test file: builds the CLI once before its tests and makes a temporary folder under .tmp/ named `<prefix>-…`;
+ * both are removed after them. Read `cli` and `dir` inside the tests.
+ */
+export function useBuiltCli(prefix: string): { readonly cli: { file: string }; readonly dir: string } {
+  let built: Awaited<ReturnType<typeof buildCli>> | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    built = await buildCli();
+    dir = mkdtempSync(join(process.cwd(), '.tmp', `${prefix}-`));
+  }, 60_000);
+  afterAll(() => {
+    built?.remove();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get cli() {
+      return built as { file: string };
+    },
+    get dir() {
+      return dir as string;
+    },
+  };
+}
+
 /** A running CLI process with its output so far. */
 export interface CliRun {
   readonly child: ChildProcess;
@@ -42,6 +68,8 @@ export interface CliRun {
    * matched, so a pattern never sees half a URL or a line whose end is still in the pipe.
    */
   waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
+  /** The same as {@link CliRun.waitFor}, on stderr (where `ewaybill create` draws its progress). */
+  waitForStderr(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
 }
 
 /**
@@ -82,16 +110,20 @@ export function runCli(
       const timer = setTimeout(() => child.kill('SIGKILL'), ms);
       return exited.finally(() => clearTimeout(timer));
     },
-    async waitFor(pattern, ms = 10_000) {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const match = out.slice(0, out.lastIndexOf('\n') + 1).match(pattern);
-        if (match) return match;
-        if (Date.now() > deadline || child.exitCode !== null) {
-          throw new Error(`CLI output did not match ${pattern} within ${ms} ms. stdout: ${out} stderr: ${err}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
+    waitFor: (pattern, ms) => waitForLines(() => out, pattern, ms),
+    waitForStderr: (pattern, ms) => waitForLines(() => err, pattern, ms),
   };
+
+  async function waitForLines(text: () => string, pattern: RegExp, ms = 10_000): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const sofar = text();
+      const match = sofar.slice(0, sofar.lastIndexOf('\n') + 1).match(pattern);
+      if (match) return match;
+      if (Date.now() > deadline || child.exitCode !== null) {
+        throw new Error(`CLI output did not match ${pattern} within ${ms} ms. stdout: ${out} stderr: ${err}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
 }

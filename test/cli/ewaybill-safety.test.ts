@@ -5,7 +5,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readEarlierResults } from '../../src/cli/jsonl.js';
-import { openSentLedger, takeLock } from '../../src/cli/run-files.js';
+import { takeLock } from '../../src/cli/run-files.js';
+import { openSentLedger } from '../../src/cli/sent-ledger.js';
 import { validModel } from '../helpers/model.js';
 import { type BillServer, startBillServer } from '../workflow/bill-server.js';
 import { buildCli, runCli } from './cli-process.js';
@@ -152,22 +153,25 @@ describe('ewaybill create keeps track of what it sent', () => {
 describe('the run files survive a crash at any byte', () => {
   it('the ledger of sent documents, cut at every byte, names only documents whose line was whole', () => {
     const output = join(dir, 'cut.jsonl');
-    const ledger = openSentLedger(output);
+    const scope = { baseUrl: 'https://sandbox.example/api/partner', key: '0123456789ab' };
+    const ledger = openSentLedger(output, scope);
     for (const id of ['doc_a', 'doc_b', 'doc_c']) ledger.add(id);
     ledger.close();
     const whole = readFileSync(`${output}.sent`);
     for (let cut = 0; cut <= whole.length; cut++) {
       writeFileSync(`${output}.sent`, whole.subarray(0, cut));
-      const reopened = openSentLedger(output);
+      const reopened = openSentLedger(output, scope);
       const named = ['doc_a', 'doc_b', 'doc_c'].filter((id) => reopened.has(id));
       const text = whole.subarray(0, cut).toString();
-      // A line counts once it is whole: JSON.parse of `"doc_a"` (the newline may be the part cut off).
-      const expected = ['doc_a', 'doc_b', 'doc_c'].filter((id) => text.includes(`"${id}"`));
+      // A line counts once its record is whole (the newline may be the part cut off).
+      const expected = ['doc_a', 'doc_b', 'doc_c'].filter((id) =>
+        text.includes(JSON.stringify({ docHashId: id, ...scope })),
+      );
       expect(named, `cut at byte ${cut}`).toEqual(expected);
       // A new document is appended on a line of its own, whatever the cut left.
       reopened.add('doc_new');
       reopened.close();
-      expect(openSentLedger(output).has('doc_new'), `append after a cut at byte ${cut}`).toBe(true);
+      expect(openSentLedger(output, scope).has('doc_new'), `append after a cut at byte ${cut}`).toBe(true);
     }
   });
 

@@ -37,6 +37,13 @@ describe('the progress view', () => {
     ]);
     expect(barLine({ done: 0, total: 0, failed: 0, etaMs: 0 }, 4)).toBe('[####] 0/0');
   });
+
+  it('counts documents never sent apart from failures, and shows no ETA once stopping', () => {
+    expect(barLine({ done: 25, total: 25, failed: 0, notSent: 13, etaMs: 0 }, 4)).toBe('[####] 25/25  13 not sent');
+    expect(barLine({ done: 12, total: 25, failed: 1, notSent: 2, stopping: true, etaMs: 9000 }, 4)).toBe(
+      '[##..] 12/25  1 failed  2 not sent',
+    );
+  });
 });
 
 describe('reading JSONL', () => {

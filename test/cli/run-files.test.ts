@@ -7,17 +7,21 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSentLedger, takeLock } from '../../src/cli/run-files.js';
+import { takeLock } from '../../src/cli/run-files.js';
+import { openSentLedger } from '../../src/cli/sent-ledger.js';
 import { buildEntry } from './cli-process.js';
 
 let built: Awaited<ReturnType<typeof buildEntry>>;
+let ledgerBuilt: Awaited<ReturnType<typeof buildEntry>>;
 let dir: string;
 beforeAll(async () => {
   built = await buildEntry('run-files', 'src/cli/run-files.ts');
+  ledgerBuilt = await buildEntry('sent-ledger', 'src/cli/sent-ledger.ts');
   dir = mkdtempSync(join(process.cwd(), '.tmp', 'run-files-'));
 }, 60_000);
 afterAll(() => {
   built?.remove();
+  ledgerBuilt?.remove();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -194,12 +198,16 @@ describe('the lock of ewaybill create', () => {
   });
 });
 
-// Appends ids of 33 characters (lines of 37 bytes, which divide neither 512 nor 1024) until an add throws, then tries
-// two more; prints which returned and which threw.
+// The ledger's scope in the test below: with ids of 33 characters, each record's line is 120 bytes (its JSON and two
+// newlines), which divides neither 512 nor 1024.
+const SCOPE = { baseUrl: 'https://sandbox.example/api/partner', key: '0123456789ab' };
+const LINE_BYTES = 120;
+
+// Appends ids of 33 characters until an add throws, then tries two more; prints which returned and which threw.
 const APPENDER = `
-const [moduleUrl, output] = process.argv.slice(1);
+const [moduleUrl, output, scope] = process.argv.slice(1);
 const { openSentLedger } = await import(moduleUrl);
-const ledger = openSentLedger(output);
+const ledger = openSentLedger(output, JSON.parse(scope));
 const returned = [];
 const threw = [];
 for (let i = 0; i < 500 && threw.length < 3; i++) {
@@ -218,7 +226,9 @@ console.log(JSON.stringify({ returned, threw }));
 describe('the ledger of sent documents', () => {
   it('under a file-size limit, an add whose line is cut throws, and a reloaded ledger names exactly the whole lines', async () => {
     const output = join(dir, 'limited.jsonl');
-    const end = await runScript(APPENDER, [pathToFileURL(built.file).href, output], { fileSizeBlocks: 1 });
+    const end = await runScript(APPENDER, [pathToFileURL(ledgerBuilt.file).href, output, JSON.stringify(SCOPE)], {
+      fileSizeBlocks: 1,
+    });
     // Node ignores SIGXFSZ: the write past the limit fails with EFBIG instead of killing the process.
     expect(end, end.stderr).toMatchObject({ code: 0, signal: null });
     const { returned, threw } = JSON.parse(end.stdout) as {
@@ -230,11 +240,13 @@ describe('the ledger of sent documents', () => {
     for (const { code } of threw) expect(code).toBe('EFBIG');
     const text = readFileSync(`${output}.sent`, 'utf8');
     // The limit cut a line: a write landed partly (the short write) before the next one failed.
-    expect(statSync(`${output}.sent`).size % 37).not.toBe(0);
-    const reloaded = openSentLedger(output);
+    expect(JSON.stringify({ docHashId: returned[0], ...SCOPE }).length + 2).toBe(LINE_BYTES);
+    expect(statSync(`${output}.sent`).size % LINE_BYTES).not.toBe(0);
+    const reloaded = openSentLedger(output, SCOPE);
+    const whole = (id: string) => text.includes(JSON.stringify({ docHashId: id, ...SCOPE }));
     for (const id of returned) expect(reloaded.has(id), `${id}: add returned, so its line is whole`).toBe(true);
-    for (const { id } of threw) expect(reloaded.has(id), `${id}: add threw`).toBe(text.includes(`"${id}"`));
-    expect(threw.some(({ id }) => text.includes(`"${id.slice(0, 9)}`) && !text.includes(`"${id}"`))).toBe(true);
+    for (const { id } of threw) expect(reloaded.has(id), `${id}: add threw`).toBe(whole(id));
+    expect(threw.some(({ id }) => text.includes(`"${id.slice(0, 9)}`) && !whole(id))).toBe(true);
     reloaded.close();
   }, 30_000);
 });

@@ -13,6 +13,7 @@ import type {
   UnknownEvent,
   ValidationIssue,
   WebhookEvent,
+  WebhookPayloadError,
 } from '../../src/webhooks/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
 
@@ -98,5 +99,11 @@ describe('the field tables and the event data interfaces', () => {
 
   it('give unrecognised events their issues', () => {
     expectTypeOf<UnknownEvent['issues']>().toEqualTypeOf<readonly ValidationIssue[]>();
+  });
+});
+
+describe('WebhookPayloadError', () => {
+  it('says the event id as received, when the body had one', () => {
+    expectTypeOf<WebhookPayloadError['receivedEventId']>().toEqualTypeOf<string | undefined>();
   });
 });
