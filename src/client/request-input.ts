@@ -62,8 +62,43 @@ export function isProtoHeaderName(name: string): boolean {
   return name.toLowerCase() === '__proto__';
 }
 
-/** `.` or `..` as a path segment, also percent-encoded (`%2e`, `.%2E`), which URL parsers resolve as navigation. */
-const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+/** How many times over a segment is percent-decoded, as a back-end that decodes again and again would. */
+const MAX_DECODE_ROUNDS = 8;
+
+/** A run of percent-encodings, decoded together so a character of several UTF-8 bytes stays whole. */
+const ENCODED_RUN = /(?:%[0-9a-f]{2})+/gi;
+
+/**
+ * What is wrong with one segment of a path, read as a lenient back-end may read it (Tomcat, Spring, IIS and the
+ * proxies before them): percent-decoded until nothing changes (`%252e` is `.`), as UTF-8 (an overlong `%C0%AE` is
+ * `.` to a lenient decoder, so any bytes that are not UTF-8 are refused), NFKC-normalised (a full-width `．` is `.`),
+ * and with its `;parameters` dropped (`..;` is `..` to Tomcat). `undefined` for a segment that stays a name.
+ */
+function segmentProblem(segment: string): string | undefined {
+  let text = segment;
+  for (let round = 0; text.includes('%'); round++) {
+    if (round === MAX_DECODE_ROUNDS) return `is percent-encoded more than ${MAX_DECODE_ROUNDS} times over`;
+    let next: string;
+    try {
+      next = text.replace(ENCODED_RUN, (run) => decodeURIComponent(run));
+    } catch {
+      return "holds percent-encoded bytes that are not UTF-8 (lenient servers read overlong forms such as %C0%AE as '.')";
+    }
+    if (next === text) break;
+    text = next;
+  }
+  const read = text.normalize('NFKC');
+  if (/[/\\]/.test(read)) {
+    return 'must not hold a slash or backslash in any form (double-encoded, overlong UTF-8, full-width)';
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
+  if (/[\u0000-\u001f\u007f]/.test(read)) return 'must not hold control characters in any form (such as %00)';
+  const name = read.split(';')[0];
+  if (name === '.' || name === '..') {
+    return "must not hold '.' or '..' segments in any form (percent-encoded, double-encoded, overlong UTF-8, full-width, or followed by ;parameters)";
+  }
+  return undefined;
+}
 
 /**
  * The URL of `path` under `baseUrl`. The key is sent only to the base URL's origin and path prefix, so anything that
@@ -81,13 +116,9 @@ export function resolvePath(baseUrl: string, path: unknown, query: unknown): str
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
   if (/[\u0000-\u0020\u007f]/.test(path)) throw bad('must not hold spaces or control characters');
   if (/%(?![0-9a-f]{2})/i.test(path)) throw bad('holds a % that is not a percent-encoding');
-  if (
-    path
-      .slice(1)
-      .split('/')
-      .some((segment) => DOT_SEGMENT.test(segment))
-  ) {
-    throw bad("must not hold '.' or '..' segments, plain or percent-encoded");
+  for (const segment of path.slice(1).split('/')) {
+    const problem = segmentProblem(segment);
+    if (problem) throw bad(problem);
   }
   const base = new URL(`${baseUrl}/`);
   const url = new URL(`${baseUrl}${path}`);

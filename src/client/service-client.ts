@@ -184,8 +184,9 @@ export class ServiceClient {
    *   reset after sending, or a 502/503/504; POST and PATCH are never resent after a possible send (unless
    *   `retryWhenMaybeSent`).
    * @param path Relative to `baseUrl`, starting with `/`: `'/v2/doc'`. The key never leaves the base URL: an absolute
-   *   URL, `//host`, a backslash, `.`/`..` segments and their percent-encoded forms are refused.
-   * @throws {TypeError} a bad method, path or option; nothing was sent.
+   *   URL, `//host`, a backslash, `.`/`..` segments in any form a normalising back-end would read as navigation
+   *   (percent-encoded, double-encoded, overlong UTF-8, full-width, `..;`) are refused.
+   * @throws {TypeError} a bad method, path or option, or a GET with a body; nothing was sent.
    * @throws {ValidationError} a body JSON cannot hold; nothing was sent.
    * @throws {UnauthorizedError | ForbiddenError | PortalError | BadRequestError | RateLimitError | ServerError | ApiError}
    *   the service answered with an error.
@@ -200,6 +201,11 @@ export class ServiceClient {
       throw new TypeError(`request: method must be one of ${HTTP_METHODS.join(', ')}; got ${describeValue(method)}`);
     }
     const callOptions = checkRequestOptions(options, 'request') as ServiceRequestOptions<T>;
+    if (method === 'GET' && callOptions.body !== undefined) {
+      throw new TypeError(
+        'request: a GET cannot carry a body (fetch refuses to send one); pass the values as options.query, or use POST',
+      );
+    }
     const schema = checkSchema(callOptions.schema);
     const headers = checkHeaders(callOptions.headers);
     const body = jsonBody(callOptions.body);
