@@ -31,6 +31,7 @@ export type {
   RequestSummary,
   ServiceErrorOptions,
   TransportErrorInit,
+  UnexpectedResponseReason,
   ValidationIssue,
 } from './errors/index.js';
 export {

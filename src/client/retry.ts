@@ -122,6 +122,8 @@ export interface Call {
   readonly docHashId: string | undefined;
   readonly timeout: number | false;
   readonly maxRetries: number;
+  /** The most bytes of a 2xx body read (`maxResponseBytes`). */
+  readonly maxResponseBytes: number;
   readonly signal: AbortSignal | undefined;
   readonly retryWhenMaybeSent: boolean;
   /** What counts as the success answer. */
@@ -340,6 +342,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       body: call.body,
       headers: attemptHeaders(sender, call, credential, telemetry),
       timeout: call.timeout,
+      maxResponseBytes: call.maxResponseBytes,
       signal,
       request,
       redact: credential.redact,

@@ -20,6 +20,7 @@ import {
   checkRequestOptions,
   type RequestOptions,
   type ResolvedOptions,
+  resolveMaxResponseBytes,
   resolveOptions,
   resolveRetries,
   resolveTimeout,
@@ -128,6 +129,8 @@ export class ServiceClient {
    *   well-known rules; nothing was sent.
    * @throws {UnauthorizedError | ForbiddenError | InvalidHashIdError | PortalError | BadRequestError | RateLimitError | ServerError | ApiError}
    *   the service answered with an error.
+   * @throws {UnexpectedResponseError} a 2xx whose body is empty, not JSON or longer than `maxResponseBytes`: the bill
+   *   may exist (`mayHaveSucceeded: true`).
    * @throws {TimeoutError | ConnectionError} no answer; see `mayHaveSucceeded`.
    * @throws {AbortedAfterSendError} `options.signal` aborted after the request may have been sent: the bill may exist.
    * @throws {DOMException} an `AbortError` when `options.signal` aborted before anything was sent.
@@ -175,7 +178,9 @@ export class ServiceClient {
   /**
    * Calls any endpoint of the service, under the same key, rate-limit budget, retries, typed errors, hooks and logger
    * as `createEwayBill`. Resolves with the answer's parsed JSON body (checked and typed by `options.schema` when
-   * given); an object answer also has a non-enumerable `lastResponse` (status, headers, request id).
+   * given), read whole up to `maxResponseBytes` (10 MiB by default); an object answer also has a non-enumerable
+   * `lastResponse` (status, headers, request id). Resolves `undefined` only for a 2xx with an empty body (a 204): any
+   * other 2xx body that is not JSON, or is longer than `maxResponseBytes`, rejects with `UnexpectedResponseError`.
    *
    * The spec shows only the e-way bill operation's payloads: for the others (`POST /v2/doc`, `GET /v2/product/list`)
    * the SDK does not pretend to know them. Type the answer with `T` or, better, check it with `schema`.
@@ -190,7 +195,8 @@ export class ServiceClient {
    * @throws {ValidationError} a body JSON cannot hold; nothing was sent.
    * @throws {UnauthorizedError | ForbiddenError | PortalError | BadRequestError | RateLimitError | ServerError | ApiError}
    *   the service answered with an error.
-   * @throws {UnexpectedResponseError} a 2xx answer failed `options.schema`.
+   * @throws {UnexpectedResponseError} a 2xx answer is not JSON, is longer than `maxResponseBytes`, or failed
+   *   `options.schema` (`reason` says which); the service acted on the request (`mayHaveSucceeded: true`).
    * @throws {TimeoutError | ConnectionError | AbortedAfterSendError} no answer; see `mayHaveSucceeded`.
    * @example
    * const doc = await client.request<{ hash_id: string }>('POST', '/v2/doc', { body: invoice });
@@ -228,6 +234,9 @@ export class ServiceClient {
           headers: { ...responseMeta(answer, answer.redact?.text ?? String).headers },
           request: answer.request,
           issues,
+          reason: 'schema',
+          contentType: answer.headers.get('content-type') ?? undefined,
+          bodyBytes: answer.bodyBytes,
         });
         if (cause !== undefined)
           Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
@@ -296,6 +305,11 @@ export class ServiceClient {
       docHashId: what.docHashId,
       timeout: resolveTimeout(options.timeout, this.#options.timeout, 'options.timeout'),
       maxRetries: resolveRetries(options.maxRetries, this.#options.maxRetries, 'options.maxRetries'),
+      maxResponseBytes: resolveMaxResponseBytes(
+        options.maxResponseBytes,
+        this.#options.maxResponseBytes,
+        'options.maxResponseBytes',
+      ),
       signal: options.signal,
       retryWhenMaybeSent: options.retryWhenMaybeSent === true,
       success: what.success,
