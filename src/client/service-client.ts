@@ -32,7 +32,6 @@ import {
   HTTP_METHODS,
   jsonBody,
   type QueryValue,
-  resolvePath,
   type StandardSchemaV1,
   schemaIssues,
 } from './request-input.js';
@@ -215,7 +214,9 @@ export class ServiceClient {
     const schema = checkSchema(callOptions.schema);
     const headers = checkHeaders(callOptions.headers);
     const body = jsonBody(callOptions.body);
-    if (this.#waiting > 0 || !ky.value) await this.#inTurn(ky.load());
+    if (this.#waiting > 0 || !ky.value || !requestPath.value) {
+      await this.#inTurn(Promise.all([ky.load(), requestPath.load()]));
+    }
     if (!schema) {
       const answer = await this.#send(
         { method, path, route: path, body, headers, query: callOptions.query, success: 'any-2xx' },
@@ -298,7 +299,8 @@ export class ServiceClient {
   #send(what: SendWhat, options: RequestOptions): Promise<AnswerInfo> {
     const call: Call = {
       method: what.method,
-      url: what.url ?? resolvePath(this.#options.baseUrl, what.path, what.query),
+      // `request` waited for the path rules (see #inTurn); an e-way bill's URL is built by the client.
+      url: what.url ?? (requestPath.value as PathModule).resolvePath(this.#options.baseUrl, what.path, what.query),
       route: what.route,
       body: what.body,
       headers: what.headers,
@@ -446,6 +448,14 @@ function successRedact(answer: AnswerInfo): (text: string) => string {
 const ky = /* @__PURE__ */ lazyPart(() =>
   import('ky').then((module) => module.default.create({ retry: 0, timeout: false, throwHttpErrors: false })),
 );
+
+/**
+ * The path rules of `request` (a path that cannot leave `baseUrl`, however a back-end normalises it), imported with ky
+ * on the first `request`: a bundler that splits code keeps them out of the client's first chunk.
+ */
+const requestPath = /* @__PURE__ */ lazyPart(() => import('./request-path.js'));
+
+type PathModule = typeof import('./request-path.js');
 
 type PreflightModule = typeof import('../gst/preflight.js');
 
