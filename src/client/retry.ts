@@ -126,6 +126,8 @@ export interface Call {
   readonly maxResponseBytes: number;
   readonly signal: AbortSignal | undefined;
   readonly retryWhenMaybeSent: boolean;
+  /** `false`: never resent after a possible send, whatever the method (`request`'s `idempotent: false`). */
+  readonly idempotent?: false | undefined;
   /** What counts as the success answer. */
   readonly success: SuccessRule;
   /**
@@ -167,8 +169,10 @@ function attemptHeaders(
  */
 export async function sendWithRetries(sender: Sender, call: Call): Promise<AnswerInfo> {
   const request: RequestSummary = { method: call.method, url: call.url };
-  const idempotent = IDEMPOTENT_METHODS.has(call.method);
+  const idempotent = call.idempotent !== false && IDEMPOTENT_METHODS.has(call.method);
   let maybeSent = false;
+  // The requests of the call that may have reached the service: answered, or failed after they may have left.
+  let reached = 0;
   let telemetry: CallTelemetry | undefined;
   let lastStatus: number | undefined;
   let attempts = 0;
@@ -187,6 +191,7 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
       attempts = attempt;
       const outcome = await sendOnce(sender, call, { request, attempt, telemetry, rotated, at });
       rotated = undefined;
+      if (!(outcome instanceof Error) || outcome instanceof ApiError || mayHaveSucceeded(outcome)) reached++;
       if (!(outcome instanceof Error)) {
         lastStatus = outcome.status;
         if (call.check) {
@@ -199,7 +204,7 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
           }
         }
         telemetry?.end({ status: outcome.status, resendCount: attempt - 1 });
-        return outcome;
+        return reached > 1 ? { ...outcome, attempts: reached } : outcome;
       }
       const error = outcome;
       if (mayHaveSucceeded(error)) maybeSent = true;

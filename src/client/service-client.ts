@@ -35,12 +35,19 @@ import {
   type StandardSchemaV1,
   schemaIssues,
 } from './request-input.js';
-import { type EwayBillResult, ewayBillNumberIn, type ResponseMeta, responseMeta, withMeta } from './results.js';
+import {
+  type EwayBillResult,
+  ewayBillNumberIn,
+  type RequestResult,
+  type ResponseMeta,
+  responseMeta,
+  withMeta,
+} from './results.js';
 import { type Call, defaultRetryPolicy, type Sender, sendWithRetries } from './retry.js';
 import { userAgent } from './runtime.js';
 import type { HttpMethod } from './transport.js';
 
-export type { EwayBillResult, ResponseMeta } from './results.js';
+export type { EwayBillResult, RequestResult, ResponseMeta } from './results.js';
 
 /** Options of {@link ServiceClient.request}: those of every call, and what the request carries. */
 export interface ServiceRequestOptions<T = unknown> extends Omit<RequestOptions, 'retryWhenMaybeSent'> {
@@ -61,6 +68,17 @@ export interface ServiceRequestOptions<T = unknown> extends Omit<RequestOptions,
    * @default false
    */
   retryWhenMaybeSent?: boolean | undefined;
+  /**
+   * `false` never sends this call again after a failure after which the service may have acted (a timeout, a reset
+   * after sending, a 502/503/504), though its method is idempotent: for a `PUT` or `DELETE` with side effects (a
+   * counter, a notification). It is still resent when the service certainly did not act (a 429, a refused
+   * connection), and `retryWhenMaybeSent: true` still asks for every resend. `true` is what GET, PUT and DELETE are
+   * already; it cannot make a POST or PATCH resent (a `TypeError`: use `retryWhenMaybeSent`).
+   * `lastResponse.attempts` says how many requests of the call may have reached the service.
+   * @default true for GET, PUT and DELETE; false for POST and PATCH
+   * @example await client.request('PUT', `/v2/doc/${id}/notify`, { body, idempotent: false });
+   */
+  idempotent?: boolean | undefined;
 }
 
 /**
@@ -201,28 +219,29 @@ export class ServiceClient {
    * const doc = await client.request<{ hash_id: string }>('POST', '/v2/doc', { body: invoice });
    * const products = await client.request('GET', '/v2/product/list', { query: { page: 1 } });
    */
-  async request<T = unknown>(method: HttpMethod, path: string, options?: ServiceRequestOptions<T>): Promise<T> {
+  async request<T = unknown>(
+    method: HttpMethod,
+    path: string,
+    options?: ServiceRequestOptions<T>,
+  ): Promise<RequestResult<T>> {
     if (!(HTTP_METHODS as readonly unknown[]).includes(method)) {
       throw new TypeError(`request: method must be one of ${HTTP_METHODS.join(', ')}; got ${describeValue(method)}`);
     }
     const callOptions = checkRequestOptions(options, 'request') as ServiceRequestOptions<T>;
-    if (method === 'GET' && callOptions.body !== undefined) {
-      throw new TypeError(
-        'request: a GET cannot carry a body (fetch refuses to send one); pass the values as options.query, or use POST',
-      );
-    }
     const schema = checkSchema(callOptions.schema);
     const headers = checkHeaders(callOptions.headers);
     const body = jsonBody(callOptions.body);
-    if (this.#waiting > 0 || !ky.value || !requestPath.value) {
-      await this.#inTurn(Promise.all([ky.load(), requestPath.load()]));
+    if (this.#waiting > 0 || !ky.value || !requestRules.value) {
+      await this.#inTurn(Promise.all([ky.load(), requestRules.load()]));
     }
+    const rules = requestRules.value as RulesModule;
+    const idempotent = rules.checkCall(method, callOptions.body, callOptions.idempotent);
     if (!schema) {
       const answer = await this.#send(
-        { method, path, route: path, body, headers, query: callOptions.query, success: 'any-2xx' },
+        { method, path, route: path, body, headers, query: callOptions.query, success: 'any-2xx', idempotent },
         callOptions,
       );
-      return withMeta(answer.json as T, metaOfAnswer(answer));
+      return withMeta(answer.json as RequestResult<T>, metaOfAnswer(answer));
     }
     const checkAnswer = async (answer: AnswerInfo): Promise<unknown> => {
       const data = answer.json;
@@ -281,13 +300,14 @@ export class ServiceClient {
         headers,
         query: callOptions.query,
         success: 'any-2xx',
+        idempotent,
         check: async (answer) => {
           value = await checkAnswer(answer);
         },
       },
       callOptions,
     );
-    return withMeta(value as T, metaOfAnswer(answer));
+    return withMeta(value as RequestResult<T>, metaOfAnswer(answer));
   }
 
   /**
@@ -299,8 +319,8 @@ export class ServiceClient {
   #send(what: SendWhat, options: RequestOptions): Promise<AnswerInfo> {
     const call: Call = {
       method: what.method,
-      // `request` waited for the path rules (see #inTurn); an e-way bill's URL is built by the client.
-      url: what.url ?? (requestPath.value as PathModule).resolvePath(this.#options.baseUrl, what.path, what.query),
+      // `request` waited for its rules (see #inTurn); an e-way bill's URL is built by the client.
+      url: what.url ?? (requestRules.value as RulesModule).resolvePath(this.#options.baseUrl, what.path, what.query),
       route: what.route,
       body: what.body,
       headers: what.headers,
@@ -314,6 +334,7 @@ export class ServiceClient {
       ),
       signal: options.signal,
       retryWhenMaybeSent: options.retryWhenMaybeSent === true,
+      idempotent: what.idempotent,
       success: what.success,
       check: what.check,
     };
@@ -450,12 +471,13 @@ const ky = /* @__PURE__ */ lazyPart(() =>
 );
 
 /**
- * The path rules of `request` (a path that cannot leave `baseUrl`, however a back-end normalises it), imported with ky
- * on the first `request`: a bundler that splits code keeps them out of the client's first chunk.
+ * The rules of a `request` call (a path that cannot leave `baseUrl` however a back-end normalises it, a GET without a
+ * body, `idempotent`), imported with ky on the first `request`: a bundler that splits code keeps them out of the
+ * client's first chunk.
  */
-const requestPath = /* @__PURE__ */ lazyPart(() => import('./request-path.js'));
+const requestRules = /* @__PURE__ */ lazyPart(() => import('./request-rules.js'));
 
-type PathModule = typeof import('./request-path.js');
+type RulesModule = typeof import('./request-rules.js');
 
 type PreflightModule = typeof import('../gst/preflight.js');
 
@@ -520,6 +542,8 @@ interface SendWhat {
   readonly docHashId?: string | undefined;
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly query?: unknown;
+  /** `false`: never resent after a possible send (`request`'s `idempotent: false`). */
+  readonly idempotent?: false | undefined;
   /** Checks a success answer before the call ends (`request`'s schema); what it throws is the call's error. */
   readonly check?: ((answer: AnswerInfo) => Promise<void>) | undefined;
 }

@@ -1,7 +1,34 @@
-// The URL of `client.request`'s path: one that cannot leave the base URL, whatever a back-end makes of it, and its
-// query. Imported with ky on the first `request` (not with the SDK), so a bundle that splits code keeps it out of the
-// client's first chunk; it runs before the call asks for its rate-limit slot.
+// The rules of a `client.request` call checked once ky is loaded: the URL of its path (one that cannot leave the base
+// URL, whatever a back-end makes of it) and its query, a GET without a body, and `idempotent`. Imported with ky on the
+// first `request` (not with the SDK), so a bundle that splits code keeps it out of the client's first chunk; they run
+// before the call asks for its rate-limit slot.
 import { describeType, describeValue } from '../internal/describe.js';
+import type { HttpMethod } from './transport.js';
+
+/**
+ * The call's `idempotent` option, checked against the method, once a GET is known to carry no body: `false` when the
+ * call must never be resent after a possible send, otherwise `undefined` (the method decides).
+ * @throws {TypeError} a GET with a body (fetch refuses to send one); an `idempotent` that is not a boolean, or is
+ *   `true` on a POST or PATCH.
+ */
+export function checkCall(method: HttpMethod, body: unknown, idempotent: unknown): false | undefined {
+  if (method === 'GET' && body !== undefined) {
+    throw new TypeError(
+      'request: a GET cannot carry a body (fetch refuses to send one); pass the values as options.query, or use POST',
+    );
+  }
+  if (idempotent === undefined) return undefined;
+  if (typeof idempotent !== 'boolean') {
+    throw new TypeError(`request: options.idempotent must be a boolean; got ${describeType(idempotent)}`);
+  }
+  // POST and PATCH: the methods retry.ts does not count as idempotent.
+  if (idempotent && (method === 'POST' || method === 'PATCH')) {
+    throw new TypeError(
+      `request: options.idempotent cannot be true for a ${method}: it is never resent after a possible send; pass retryWhenMaybeSent: true to accept resends`,
+    );
+  }
+  return idempotent ? undefined : false;
+}
 
 /** How many times over a segment is percent-decoded, as a back-end that decodes again and again would. */
 const MAX_DECODE_ROUNDS = 8;
