@@ -166,6 +166,18 @@ describe('request(): answers up to maxResponseBytes (10 MiB by default) come who
     expect(schemaRan).toBe(false);
   });
 
+  it('the cap is inclusive: a body of exactly maxResponseBytes comes whole, one byte more is too-large', async () => {
+    const body = JSON.stringify({ note: 'é'.repeat(500) });
+    const bytes = Buffer.byteLength(body);
+    server.answer(jsonAnswer(200, JSON.parse(body)), jsonAnswer(200, JSON.parse(body)));
+    const client = clientOf();
+    expect(await client.request('GET', '/a', { maxResponseBytes: bytes })).toEqual(JSON.parse(body));
+    await expect(client.request('GET', '/a', { maxResponseBytes: bytes - 1 })).rejects.toMatchObject({
+      reason: 'too-large',
+      bodyBytes: bytes,
+    });
+  });
+
   it('the call option overrides the client option', async () => {
     const doc = bigJson(2.2 * MiB);
     server.answer(jsonAnswer(200, doc));
