@@ -45,7 +45,10 @@ export interface RetryContext {
   readonly attempt: number;
   /** Whether the caller accepted retrying failures after which the service may have acted. */
   readonly retryWhenMaybeSent: boolean;
-  /** Whether the call's method is idempotent (GET, PUT, DELETE): sending it twice has the effect of sending it once. */
+  /**
+   * Whether the call is idempotent: its method is GET, PUT or DELETE (sending it twice has the effect of sending it
+   * once) and the caller did not pass `idempotent: false`.
+   */
   readonly idempotent: boolean;
 }
 
