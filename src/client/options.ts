@@ -136,7 +136,7 @@ export interface ResolvedOptions {
 export const DEFAULT_TIMEOUT = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-/** The largest cap: a body of more bytes could not become one string (V8 strings hold at most about 2^29 characters). */
+/** The largest cap: a longer body could not become one string (a V8 string holds at most about 2^29 characters). */
 const MAX_RESPONSE_BYTES_LIMIT = 256 * 1024 * 1024;
 
 const MAX_TIMEOUT_MS = MAX_TIMER_MS;

@@ -64,7 +64,8 @@ export interface ServiceRequestOptions<T = unknown> extends Omit<RequestOptions,
   schema?: StandardSchemaV1<T> | undefined;
   /**
    * Also retry a POST or PATCH after failures after which the service may have acted (a timeout, a reset after
-   * sending, a 5xx). GET, PUT and DELETE are idempotent and are retried after those anyway (unless `idempotent: false`).
+   * sending, a 5xx). GET, PUT and DELETE are idempotent and are retried after those anyway (unless
+   * `idempotent: false`).
    * @default false
    */
   retryWhenMaybeSent?: boolean | undefined;
