@@ -18,7 +18,14 @@ export async function createDocumentFirst(client: ServiceClient) {
   });
   const bill = await client.createEwayBill(document.hash_id, buildEwayBillModel());
   const { products } = await client.request('GET', '/v2/product/list', { schema: ProductList });
-  return { hashId: document.hash_id, ewayBillNumber: bill.ewayBillNumber, products: products.length };
+  // `lastResponse` (status, headers, request id, attempts) is on every object answer, and in its type.
+  const documentRequestId = document.lastResponse.requestId;
+  return {
+    hashId: document.hash_id,
+    documentRequestId,
+    ewayBillNumber: bill.ewayBillNumber,
+    products: products.length,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

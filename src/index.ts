@@ -23,7 +23,7 @@ export { createEwayBillOnce } from './client/once.js';
 export type { RequestOptions, ServiceClientOptions } from './client/options.js';
 export type { QueryValue, StandardSchemaV1 } from './client/request-input.js';
 export { SDK_VERSION } from './client/runtime.js';
-export type { EwayBillResult, ResponseMeta, ServiceRequestOptions } from './client/service-client.js';
+export type { EwayBillResult, RequestResult, ResponseMeta, ServiceRequestOptions } from './client/service-client.js';
 export { ServiceClient } from './client/service-client.js';
 export type { HttpMethod } from './client/transport.js';
 export type {
@@ -31,6 +31,7 @@ export type {
   RequestSummary,
   ServiceErrorOptions,
   TransportErrorInit,
+  UnexpectedResponseReason,
   ValidationIssue,
 } from './errors/index.js';
 export {

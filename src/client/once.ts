@@ -85,7 +85,8 @@ function alreadyGenerated(docHashId: string, answer: unknown, recoveredFrom: Err
   const message = `The e-way bill of document ${docHashId} was already generated (portal code 604) by an earlier request`;
   const { status, headers } = answer as ApiError;
   const result = { success: true, message, outcome: 'already-generated', recovered: true, recoveredFrom } as const;
-  return withMeta(result as EwayBillOnceResult, { status, headers, requestId: requestIdFrom(headers) });
+  // Made from the 604 error, which does not say how many requests its call sent: the one it answered is counted.
+  return withMeta(result as EwayBillOnceResult, { status, headers, requestId: requestIdFrom(headers), attempts: 1 });
 }
 
 /** A result of the client with the once-fields added; its `lastResponse` kept. */

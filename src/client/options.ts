@@ -1,6 +1,6 @@
 import type { PreflightFinding } from '../gst/preflight.js';
 import { PREFLIGHT_MODES, type PreflightMode } from '../gst/preflight-modes.js';
-import { describeType } from '../internal/describe.js';
+import { describeType, describeValue } from '../internal/describe.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { type ApiKeySource, keyProblem } from './credentials.js';
@@ -46,6 +46,14 @@ export interface ServiceClientOptions {
    * @default 2
    */
   maxRetries?: number | undefined;
+  /**
+   * The most bytes of a success (2xx) answer's body the client reads. A valid JSON answer up to this size is returned
+   * whole; a longer one is not read past it and rejects with `UnexpectedResponseError` (`reason: 'too-large'`,
+   * `mayHaveSucceeded: true`). Error answers are read up to 1 MiB whatever this says. From 1 to 268435456 (256 MiB).
+   * @default 10485760 (10 MiB)
+   * @example maxResponseBytes: 50 * 1024 * 1024 // a large product list
+   */
+  maxResponseBytes?: number | undefined;
   /** A fetch implementation to use instead of `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch | undefined;
   /** Extra headers sent with every request. `Authorization`, `Content-Type` and `Accept` cannot be overridden. */
@@ -102,6 +110,11 @@ export interface RequestOptions {
    * @default false
    */
   retryWhenMaybeSent?: boolean | undefined;
+  /**
+   * Overrides the client's `maxResponseBytes` for this call: the most bytes of a 2xx answer's body read.
+   * @default the client's (10 MiB unless set)
+   */
+  maxResponseBytes?: number | undefined;
 }
 
 /** Options after normalisation: frozen, validated, with defaults applied. */
@@ -109,6 +122,7 @@ export interface ResolvedOptions {
   readonly baseUrl: string;
   readonly timeout: number | false;
   readonly maxRetries: number;
+  readonly maxResponseBytes: number;
   readonly fetch: typeof globalThis.fetch | undefined;
   readonly headers: Readonly<Record<string, string>>;
   readonly logger: Logger | undefined;
@@ -121,6 +135,9 @@ export interface ResolvedOptions {
 
 export const DEFAULT_TIMEOUT = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+/** The largest cap: a longer body could not become one string (a V8 string holds at most about 2^29 characters). */
+const MAX_RESPONSE_BYTES_LIMIT = 256 * 1024 * 1024;
 
 const MAX_TIMEOUT_MS = MAX_TIMER_MS;
 
@@ -140,6 +157,20 @@ function checkRetries(value: unknown, name: string): number {
     throw new TypeError(`${name} must be an integer from 0 to 10; got ${String(value)}`);
   }
   return value;
+}
+
+function checkMaxResponseBytes(value: unknown, name: string): number {
+  if (!Number.isSafeInteger(value) || (value as number) < 1 || (value as number) > MAX_RESPONSE_BYTES_LIMIT) {
+    throw new TypeError(
+      `${name} must be a whole number of bytes from 1 to ${MAX_RESPONSE_BYTES_LIMIT} (256 MiB); got ${describeValue(value)}`,
+    );
+  }
+  return value as number;
+}
+
+/** The call's cap on a 2xx body: its own `maxResponseBytes`, checked, or the client's. */
+export function resolveMaxResponseBytes(value: number | undefined, fallback: number, name: string): number {
+  return value === undefined ? fallback : checkMaxResponseBytes(value, name);
 }
 
 /**
@@ -169,6 +200,8 @@ export function checkRequestOptions(options: unknown, method = 'createEwayBill')
   }
   if (timeout !== undefined) checkTimeout(timeout, 'options.timeout');
   if (maxRetries !== undefined) checkRetries(maxRetries, 'options.maxRetries');
+  const { maxResponseBytes } = options as RequestOptions;
+  if (maxResponseBytes !== undefined) checkMaxResponseBytes(maxResponseBytes, 'options.maxResponseBytes');
   return options as RequestOptions;
 }
 
@@ -280,6 +313,7 @@ export function resolveOptions(options: ServiceClientOptions): { apiKey: ApiKeyS
     baseUrl: normaliseBaseUrl(baseUrl.trim()),
     timeout: resolveTimeout(options.timeout, DEFAULT_TIMEOUT, 'timeout'),
     maxRetries: resolveRetries(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries'),
+    maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes'),
     fetch: options.fetch,
     headers: Object.freeze({ ...(options.headers ?? {}) }),
     logger: levelledLogger(options.logger, level),

@@ -62,63 +62,6 @@ export function isProtoHeaderName(name: string): boolean {
   return name.toLowerCase() === '__proto__';
 }
 
-/** `.` or `..` as a path segment, also percent-encoded (`%2e`, `.%2E`), which URL parsers resolve as navigation. */
-const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
-
-/**
- * The URL of `path` under `baseUrl`. The key is sent only to the base URL's origin and path prefix, so anything that
- * could point elsewhere is refused before sending (issue 18; the trap of cognite-sdk-js #83).
- * @throws {TypeError} naming what is wrong with `path`.
- */
-export function resolvePath(baseUrl: string, path: unknown, query: unknown): string {
-  if (typeof path !== 'string') throw new TypeError(`request: path must be a string; got ${describeType(path)}`);
-  const bad = (why: string) => new TypeError(`request: path ${describeValue(path)} ${why}`);
-  if (!path.startsWith('/')) throw bad("must start with '/' and be relative to baseUrl (for example '/v2/doc')");
-  if (path.startsWith('//')) throw bad('must not start with // (a protocol-relative URL to another host)');
-  if (/[\\]|%5c/i.test(path)) throw bad('must not hold a backslash, plain or percent-encoded');
-  if (/%2f/i.test(path)) throw bad('must not hold a percent-encoded slash (%2F)');
-  if (/[?#]/.test(path)) throw bad('must not hold ? or #: pass the query as options.query');
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
-  if (/[\u0000-\u0020\u007f]/.test(path)) throw bad('must not hold spaces or control characters');
-  if (/%(?![0-9a-f]{2})/i.test(path)) throw bad('holds a % that is not a percent-encoding');
-  if (
-    path
-      .slice(1)
-      .split('/')
-      .some((segment) => DOT_SEGMENT.test(segment))
-  ) {
-    throw bad("must not hold '.' or '..' segments, plain or percent-encoded");
-  }
-  const base = new URL(`${baseUrl}/`);
-  const url = new URL(`${baseUrl}${path}`);
-  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) {
-    throw bad(`resolves outside baseUrl (${base.origin}${base.pathname})`);
-  }
-  appendQuery(url, query);
-  return url.href;
-}
-
-function appendQuery(url: URL, query: unknown): void {
-  if (query === undefined) return;
-  if (typeof query !== 'object' || query === null || Array.isArray(query)) {
-    throw new TypeError(`request: options.query must be an object of parameters; got ${describeType(query)}`);
-  }
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (!['string', 'number', 'boolean'].includes(typeof item)) {
-        throw new TypeError(
-          `request: options.query.${name} must be a string, number, boolean or an array of them; got ${describeType(item)}`,
-        );
-      }
-      if (typeof item === 'number' && !Number.isFinite(item)) {
-        throw new TypeError(`request: options.query.${name} must be a finite number; got ${String(item)}`);
-      }
-      url.searchParams.append(name, String(item));
-    }
-  }
-}
-
 /** The call's headers, checked: strings only, and none of the three the SDK owns. */
 export function checkHeaders(headers: unknown): Readonly<Record<string, string>> | undefined {
   if (headers === undefined) return undefined;

@@ -9,7 +9,26 @@ export interface ResponseMeta {
   readonly headers: Readonly<Record<string, string>>;
   /** The request id (`x-request-id` or a like header), when the service or its gateway sent one. */
   readonly requestId: string | undefined;
+  /**
+   * How many requests of this call may have reached the service, this answer's included: every attempt that was
+   * answered, whatever its status (a 429 or a 503 that was retried counts), and every attempt that failed after its
+   * request may have left (a timeout, a connection reset after sending). Attempts that certainly never left (a
+   * refused connection, a DNS failure) are not counted. `1`: the service received the call's request once. More: it
+   * was sent again (an idempotent `GET`/`PUT`/`DELETE` after a timeout, a 503 or a rotated key; a 429), so an effect of
+   * the request may have happened more than once; pass `idempotent: false` to `request` to never resend after a
+   * possible send. On `createEwayBillOnce`'s `'already-generated'` result, made from the portal's 604 error answer,
+   * it counts that answer's request only (1).
+   * @example if (doc.lastResponse.attempts > 1) audit.note('PUT sent more than once', doc.lastResponse.requestId);
+   */
+  readonly attempts: number;
 }
+
+/**
+ * What `client.request<T>` resolves to: the answer as parsed, with its non-enumerable `lastResponse` when it is an
+ * object or an array (a `null`, number, string or boolean answer has none, and neither has the frozen object a
+ * `schema` may return).
+ */
+export type RequestResult<T> = T extends object ? T & { readonly lastResponse: ResponseMeta } : T;
 
 /** The answer of a successful "create e-way bill". */
 export interface EwayBillResult {
@@ -40,7 +59,12 @@ export function ewayBillNumberIn(message: string): string | undefined {
 export function responseMeta(answer: AnswerInfo, redact: (text: string) => string): ResponseMeta {
   const headers: Record<string, string> = {};
   for (const [name, value] of answer.headers) headers[name] = redact(value);
-  return Object.freeze({ status: answer.status, headers: Object.freeze(headers), requestId: requestIdFrom(headers) });
+  return Object.freeze({
+    status: answer.status,
+    headers: Object.freeze(headers),
+    requestId: requestIdFrom(headers),
+    attempts: answer.attempts ?? 1,
+  });
 }
 
 /** Gives `result` its `lastResponse`, not enumerable; a value that is not an object is returned as it is. */

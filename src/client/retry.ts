@@ -45,7 +45,10 @@ export interface RetryContext {
   readonly attempt: number;
   /** Whether the caller accepted retrying failures after which the service may have acted. */
   readonly retryWhenMaybeSent: boolean;
-  /** Whether the call's method is idempotent (GET, PUT, DELETE): sending it twice has the effect of sending it once. */
+  /**
+   * Whether the call is idempotent: its method is GET, PUT or DELETE (sending it twice has the effect of sending it
+   * once) and the caller did not pass `idempotent: false`.
+   */
   readonly idempotent: boolean;
 }
 
@@ -122,8 +125,12 @@ export interface Call {
   readonly docHashId: string | undefined;
   readonly timeout: number | false;
   readonly maxRetries: number;
+  /** The most bytes of a 2xx body read (`maxResponseBytes`). */
+  readonly maxResponseBytes: number;
   readonly signal: AbortSignal | undefined;
   readonly retryWhenMaybeSent: boolean;
+  /** `false`: never resent after a possible send, whatever the method (`request`'s `idempotent: false`). */
+  readonly idempotent?: false | undefined;
   /** What counts as the success answer. */
   readonly success: SuccessRule;
   /**
@@ -165,8 +172,10 @@ function attemptHeaders(
  */
 export async function sendWithRetries(sender: Sender, call: Call): Promise<AnswerInfo> {
   const request: RequestSummary = { method: call.method, url: call.url };
-  const idempotent = IDEMPOTENT_METHODS.has(call.method);
+  const idempotent = call.idempotent !== false && IDEMPOTENT_METHODS.has(call.method);
   let maybeSent = false;
+  // The requests of the call that may have reached the service: answered, or failed after they may have left.
+  let reached = 0;
   let telemetry: CallTelemetry | undefined;
   let lastStatus: number | undefined;
   let attempts = 0;
@@ -185,6 +194,7 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
       attempts = attempt;
       const outcome = await sendOnce(sender, call, { request, attempt, telemetry, rotated, at });
       rotated = undefined;
+      if (!(outcome instanceof Error) || outcome instanceof ApiError || mayHaveSucceeded(outcome)) reached++;
       if (!(outcome instanceof Error)) {
         lastStatus = outcome.status;
         if (call.check) {
@@ -197,7 +207,7 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
           }
         }
         telemetry?.end({ status: outcome.status, resendCount: attempt - 1 });
-        return outcome;
+        return reached > 1 ? { ...outcome, attempts: reached } : outcome;
       }
       const error = outcome;
       if (mayHaveSucceeded(error)) maybeSent = true;
@@ -340,6 +350,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       body: call.body,
       headers: attemptHeaders(sender, call, credential, telemetry),
       timeout: call.timeout,
+      maxResponseBytes: call.maxResponseBytes,
       signal,
       request,
       redact: credential.redact,

@@ -20,6 +20,7 @@ import {
   checkRequestOptions,
   type RequestOptions,
   type ResolvedOptions,
+  resolveMaxResponseBytes,
   resolveOptions,
   resolveRetries,
   resolveTimeout,
@@ -31,17 +32,23 @@ import {
   HTTP_METHODS,
   jsonBody,
   type QueryValue,
-  resolvePath,
   type StandardSchemaV1,
   schemaIssues,
 } from './request-input.js';
-import { type EwayBillResult, ewayBillNumberIn, type ResponseMeta, responseMeta, withMeta } from './results.js';
+import {
+  type EwayBillResult,
+  ewayBillNumberIn,
+  type RequestResult,
+  type ResponseMeta,
+  responseMeta,
+  withMeta,
+} from './results.js';
 import { type Call, defaultRetryPolicy, type Sender, sendWithRetries } from './retry.js';
 import { checkRoute } from './route.js';
 import { userAgent } from './runtime.js';
 import type { HttpMethod } from './transport.js';
 
-export type { EwayBillResult, ResponseMeta } from './results.js';
+export type { EwayBillResult, RequestResult, ResponseMeta } from './results.js';
 
 /** Options of {@link ServiceClient.request}: those of every call, and what the request carries. */
 export interface ServiceRequestOptions<T = unknown> extends Omit<RequestOptions, 'retryWhenMaybeSent'> {
@@ -58,7 +65,8 @@ export interface ServiceRequestOptions<T = unknown> extends Omit<RequestOptions,
   schema?: StandardSchemaV1<T> | undefined;
   /**
    * Also retry a POST or PATCH after failures after which the service may have acted (a timeout, a reset after
-   * sending, a 5xx). GET, PUT and DELETE are idempotent and are retried after those anyway.
+   * sending, a 5xx). GET, PUT and DELETE are idempotent and are retried after those anyway (unless
+   * `idempotent: false`).
    * @default false
    */
   retryWhenMaybeSent?: boolean | undefined;
@@ -72,6 +80,17 @@ export interface ServiceRequestOptions<T = unknown> extends Omit<RequestOptions,
    * await client.request('GET', `/v2/doc/${id}`, { route: '/v2/doc/{id}' });
    */
   route?: string | undefined;
+  /**
+   * `false` never sends this call again after a failure after which the service may have acted (a timeout, a reset
+   * after sending, a 502/503/504), though its method is idempotent: for a `PUT` or `DELETE` with side effects (a
+   * counter, a notification). It is still resent when the service certainly did not act (a 429, a refused
+   * connection), and `retryWhenMaybeSent: true` still asks for every resend. `true` is what GET, PUT and DELETE are
+   * already; it cannot make a POST or PATCH resent (a `TypeError`: use `retryWhenMaybeSent`).
+   * `lastResponse.attempts` says how many requests of the call may have reached the service.
+   * @default true for GET, PUT and DELETE; false for POST and PATCH
+   * @example await client.request('PUT', `/v2/doc/${id}/notify`, { body, idempotent: false });
+   */
+  idempotent?: boolean | undefined;
 }
 
 /**
@@ -139,6 +158,8 @@ export class ServiceClient {
    *   well-known rules; nothing was sent.
    * @throws {UnauthorizedError | ForbiddenError | InvalidHashIdError | PortalError | BadRequestError | RateLimitError | ServerError | ApiError}
    *   the service answered with an error.
+   * @throws {UnexpectedResponseError} a 2xx whose body is empty, not JSON or longer than `maxResponseBytes`: the bill
+   *   may exist (`mayHaveSucceeded: true`).
    * @throws {TimeoutError | ConnectionError} no answer; see `mayHaveSucceeded`.
    * @throws {AbortedAfterSendError} `options.signal` aborted after the request may have been sent: the bill may exist.
    * @throws {DOMException} an `AbortError` when `options.signal` aborted before anything was sent.
@@ -186,7 +207,9 @@ export class ServiceClient {
   /**
    * Calls any endpoint of the service, under the same key, rate-limit budget, retries, typed errors, hooks and logger
    * as `createEwayBill`. Resolves with the answer's parsed JSON body (checked and typed by `options.schema` when
-   * given); an object answer also has a non-enumerable `lastResponse` (status, headers, request id).
+   * given), read whole up to `maxResponseBytes` (10 MiB by default); an object answer also has a non-enumerable
+   * `lastResponse` (status, headers, request id). Resolves `undefined` only for a 2xx with an empty body (a 204): any
+   * other 2xx body that is not JSON, or is longer than `maxResponseBytes`, rejects with `UnexpectedResponseError`.
    *
    * The spec shows only the e-way bill operation's payloads: for the others (`POST /v2/doc`, `GET /v2/product/list`)
    * the SDK does not pretend to know them. Type the answer with `T` or, better, check it with `schema`.
@@ -195,12 +218,14 @@ export class ServiceClient {
    *   reset after sending, or a 502/503/504; POST and PATCH are never resent after a possible send (unless
    *   `retryWhenMaybeSent`).
    * @param path Relative to `baseUrl`, starting with `/`: `'/v2/doc'`. The key never leaves the base URL: an absolute
-   *   URL, `//host`, a backslash, `.`/`..` segments and their percent-encoded forms are refused.
-   * @throws {TypeError} a bad method, path or option (a `route` that is not a template of `path`); nothing was sent.
+   *   URL, `//host`, a backslash, `.`/`..` segments in any form a normalising back-end would read as navigation
+   *   (percent-encoded, double-encoded, overlong UTF-8, full-width, `..;`) are refused.
+   * @throws {TypeError} a bad method, path or option, a GET with a body, or a `route` that is not a template of `path`; nothing was sent.
    * @throws {ValidationError} a body JSON cannot hold; nothing was sent.
    * @throws {UnauthorizedError | ForbiddenError | PortalError | BadRequestError | RateLimitError | ServerError | ApiError}
    *   the service answered with an error.
-   * @throws {UnexpectedResponseError} a 2xx answer failed `options.schema`.
+   * @throws {UnexpectedResponseError} a 2xx answer is not JSON, is longer than `maxResponseBytes`, or failed
+   *   `options.schema` (`reason` says which); the service acted on the request (`mayHaveSucceeded: true`).
    * @throws {TimeoutError | ConnectionError | AbortedAfterSendError} no answer; see `mayHaveSucceeded`.
    * @example
    * const doc = await client.request<{ hash_id: string }>('POST', '/v2/doc', { body: invoice });
@@ -208,7 +233,11 @@ export class ServiceClient {
    * // A path with an id: name its route, so that telemetry has one span name and one series for every id.
    * const one = await client.request('GET', `/v2/doc/${doc.hash_id}`, { route: '/v2/doc/{hash_id}' });
    */
-  async request<T = unknown>(method: HttpMethod, path: string, options?: ServiceRequestOptions<T>): Promise<T> {
+  async request<T = unknown>(
+    method: HttpMethod,
+    path: string,
+    options?: ServiceRequestOptions<T>,
+  ): Promise<RequestResult<T>> {
     if (!(HTTP_METHODS as readonly unknown[]).includes(method)) {
       throw new TypeError(`request: method must be one of ${HTTP_METHODS.join(', ')}; got ${describeValue(method)}`);
     }
@@ -217,13 +246,17 @@ export class ServiceClient {
     const route = checkRoute(callOptions.route, path);
     const headers = checkHeaders(callOptions.headers);
     const body = jsonBody(callOptions.body);
-    if (this.#waiting > 0 || !ky.value) await this.#inTurn(ky.load());
+    if (this.#waiting > 0 || !ky.value || !requestRules.value) {
+      await this.#inTurn(Promise.all([ky.load(), requestRules.load()]));
+    }
+    const rules = requestRules.value as RulesModule;
+    const idempotent = rules.checkCall(method, callOptions.body, callOptions.idempotent);
     if (!schema) {
       const answer = await this.#send(
-        { method, path, route, body, headers, query: callOptions.query, success: 'any-2xx' },
+        { method, path, route, body, headers, query: callOptions.query, success: 'any-2xx', idempotent },
         callOptions,
       );
-      return withMeta(answer.json as T, metaOfAnswer(answer));
+      return withMeta(answer.json as RequestResult<T>, metaOfAnswer(answer));
     }
     const checkAnswer = async (answer: AnswerInfo): Promise<unknown> => {
       const data = answer.json;
@@ -236,6 +269,9 @@ export class ServiceClient {
           headers: { ...responseMeta(answer, answer.redact?.text ?? String).headers },
           request: answer.request,
           issues,
+          reason: 'schema',
+          contentType: answer.headers.get('content-type') ?? undefined,
+          bodyBytes: answer.bodyBytes,
         });
         if (cause !== undefined)
           Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
@@ -279,13 +315,14 @@ export class ServiceClient {
         headers,
         query: callOptions.query,
         success: 'any-2xx',
+        idempotent,
         check: async (answer) => {
           value = await checkAnswer(answer);
         },
       },
       callOptions,
     );
-    return withMeta(value as T, metaOfAnswer(answer));
+    return withMeta(value as RequestResult<T>, metaOfAnswer(answer));
   }
 
   /**
@@ -297,15 +334,22 @@ export class ServiceClient {
   #send(what: SendWhat, options: RequestOptions): Promise<AnswerInfo> {
     const call: Call = {
       method: what.method,
-      url: what.url ?? resolvePath(this.#options.baseUrl, what.path, what.query),
+      // `request` waited for its rules (see #inTurn); an e-way bill's URL is built by the client.
+      url: what.url ?? (requestRules.value as RulesModule).resolvePath(this.#options.baseUrl, what.path, what.query),
       route: what.route,
       body: what.body,
       headers: what.headers,
       docHashId: what.docHashId,
       timeout: resolveTimeout(options.timeout, this.#options.timeout, 'options.timeout'),
       maxRetries: resolveRetries(options.maxRetries, this.#options.maxRetries, 'options.maxRetries'),
+      maxResponseBytes: resolveMaxResponseBytes(
+        options.maxResponseBytes,
+        this.#options.maxResponseBytes,
+        'options.maxResponseBytes',
+      ),
       signal: options.signal,
       retryWhenMaybeSent: options.retryWhenMaybeSent === true,
+      idempotent: what.idempotent,
       success: what.success,
       check: what.check,
     };
@@ -441,6 +485,15 @@ const ky = /* @__PURE__ */ lazyPart(() =>
   import('ky').then((module) => module.default.create({ retry: 0, timeout: false, throwHttpErrors: false })),
 );
 
+/**
+ * The rules of a `request` call (a path that cannot leave `baseUrl` however a back-end normalises it, a GET without a
+ * body, `idempotent`), imported with ky on the first `request`: a bundler that splits code keeps them out of the
+ * client's first chunk.
+ */
+const requestRules = /* @__PURE__ */ lazyPart(() => import('./request-rules.js'));
+
+type RulesModule = typeof import('./request-rules.js');
+
 type PreflightModule = typeof import('../gst/preflight.js');
 
 /**
@@ -505,6 +558,8 @@ interface SendWhat {
   readonly docHashId?: string | undefined;
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly query?: unknown;
+  /** `false`: never resent after a possible send (`request`'s `idempotent: false`). */
+  readonly idempotent?: false | undefined;
   /** Checks a success answer before the call ends (`request`'s schema); what it throws is the call's error. */
   readonly check?: ((answer: AnswerInfo) => Promise<void>) | undefined;
 }

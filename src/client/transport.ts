@@ -7,8 +7,12 @@ import type { Redactor } from '../internal/redact.js';
 import { connectionFailure } from './transport-failure.js';
 import { watchWrite } from './write-tracker.js';
 
-/** The most of a body the client reads; anything longer is cut off (the service's answers are small). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The most of an error answer's body (not 2xx) the client reads, whatever `maxResponseBytes` says: an error envelope
+ * is small, and what an error keeps of a page is 64 KiB, so a huge error page cannot fill memory. Past it the body
+ * is cut, and the error is mapped from what was read.
+ */
+export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
 /** `work`, or the abort of the attempt if that comes first: a fetch or a body that ignores the signal cannot hang us. */
 function raceAbort<T>(work: Promise<T>, aborted: Promise<never>): Promise<T> {
@@ -18,8 +22,16 @@ function raceAbort<T>(work: Promise<T>, aborted: Promise<never>): Promise<T> {
 /** One decoder for every answer: `decode` without `{ stream: true }` keeps no state between calls. */
 const UTF8 = new TextDecoder();
 
-async function readCapped(response: Response, aborted: Promise<never>): Promise<string> {
-  if (!response.body) return '';
+/** A body as read: its text (at most `limit` bytes of it), the bytes read, and whether it went past `limit`. */
+interface ReadBody {
+  readonly text: string;
+  readonly bytes: number;
+  readonly overLimit: boolean;
+}
+
+/** Reads a body up to `limit` bytes; past it, stops reading and lets the connection go (the rest is never held). */
+async function readCapped(response: Response, limit: number, aborted: Promise<never>): Promise<ReadBody> {
+  if (!response.body) return { text: '', bytes: 0, overLimit: false };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -27,27 +39,26 @@ async function readCapped(response: Response, aborted: Promise<never>): Promise<
     for (;;) {
       const { done, value } = await raceAbort(reader.read(), aborted);
       if (done) break;
-      chunks.push(value);
       size += value.byteLength;
-      if (size >= MAX_BODY_BYTES) break;
+      if (size > limit) break;
+      chunks.push(value);
     }
   } catch (error) {
     reader.cancel().catch(() => {});
     throw error;
   }
-  if (size >= MAX_BODY_BYTES) await reader.cancel().catch(() => {});
+  const overLimit = size > limit;
+  if (overLimit) await reader.cancel().catch(() => {});
   const first = chunks[0];
   // The usual answer is one small chunk: decoded as it is, without a copy.
-  if (chunks.length === 1 && first && size < MAX_BODY_BYTES) return UTF8.decode(first);
-  const bytes = new Uint8Array(Math.min(size, MAX_BODY_BYTES));
+  if (chunks.length === 1 && first && !overLimit) return { text: UTF8.decode(first), bytes: size, overLimit };
+  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
   let offset = 0;
   for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - offset);
-    bytes.set(part, offset);
-    offset += part.length;
-    if (offset >= bytes.length) break;
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
   }
-  return UTF8.decode(bytes);
+  return { text: UTF8.decode(bytes), bytes: size, overLimit };
 }
 
 /** The body parsed as JSON, or `undefined` when it is empty or not JSON. */
@@ -75,6 +86,8 @@ export interface AttemptInput {
   /** This attempt's own headers (the key as read for it, the call's headers); the client's are on the ky instance. */
   readonly headers: Readonly<Record<string, string>>;
   readonly timeout: number | false;
+  /** The most of a 2xx body read (`maxResponseBytes`); an error answer's is {@link MAX_ERROR_BODY_BYTES}. */
+  readonly maxResponseBytes: number;
   readonly signal: AbortSignal | undefined;
   readonly request: RequestSummary;
   /** Replaces every copy of the API key in texts and values: in a failure's message, and in the answer's metadata. */
@@ -143,12 +156,17 @@ export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
       fetch: sendingFetch,
       redirect: 'manual',
     });
-    const bodyText = await readCapped(response, aborted);
+    const ok = response.status >= 200 && response.status < 300;
+    const limit = ok ? input.maxResponseBytes : MAX_ERROR_BODY_BYTES;
+    const body = await readCapped(response, limit, aborted);
     return {
       status: response.status,
       headers: response.headers,
-      bodyText,
-      json: parseJson(bodyText),
+      bodyText: body.text,
+      bodyBytes: body.bytes,
+      // A 2xx cut at its cap is never parsed: the part read may be JSON of its own, which is not the answer.
+      json: body.overLimit && ok ? undefined : parseJson(body.text),
+      overLimit: body.overLimit && ok ? limit : undefined,
       request: input.request,
       redirected: response.redirected || response.type === 'opaqueredirect',
       redact: input.redact,

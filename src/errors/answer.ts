@@ -12,8 +12,14 @@ export interface AnswerInfo {
   readonly headers: Headers;
   /** The body as text ('' when empty). */
   readonly bodyText: string;
-  /** The body parsed as JSON, or `undefined` when it is not JSON. */
+  /** The bytes of the body read: all of it, or, past a cap, a little more than the cap (reading stopped there). */
+  readonly bodyBytes: number;
+  /** The body parsed as JSON, or `undefined` when it is not JSON (or is a 2xx body past its cap). */
   readonly json: unknown;
+  /** The cap (`maxResponseBytes`) a 2xx body went past: it was not read whole and never parsed. */
+  readonly overLimit?: number | undefined;
+  /** How many requests of the call may have reached the service, this one's included (see `ResponseMeta.attempts`). */
+  readonly attempts?: number | undefined;
   readonly request: RequestSummary;
   /** Whether the fetch used followed a redirect on its own (a custom fetch may ignore `redirect: 'manual'`). */
   readonly redirected?: boolean | undefined;
@@ -39,9 +45,13 @@ export type SuccessRule =
   /** Any 2xx, unless its body is the error envelope (`success: false`): the operations the spec does not show. */
   | 'any-2xx';
 
-/** Whether an answer is the call's success answer. */
+/**
+ * Whether an answer is the call's success answer. For `'any-2xx'`, a body of no bytes (a 204) is one; a body that is
+ * not JSON, or went past its cap, is not (it becomes an `UnexpectedResponseError`, never `undefined`).
+ */
 export function isSuccessAnswer(answer: AnswerInfo, rule: SuccessRule): boolean {
   if (answer.status < 200 || answer.status >= 300 || answer.redirected) return false;
   const flag = (answer.json as { success?: unknown } | null | undefined)?.success;
-  return rule === 'success-flag' ? flag === true : flag !== false;
+  if (rule === 'success-flag') return flag === true;
+  return answer.bodyBytes === 0 || (answer.json !== undefined && flag !== false);
 }

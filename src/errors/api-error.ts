@@ -132,22 +132,54 @@ export class RedirectError extends ApiError {
   }
 }
 
+/** Why a 2xx answer is an {@link UnexpectedResponseError}. */
+export type UnexpectedResponseReason =
+  /** Its body is not JSON: a proxy's HTML page, JSON cut short, or (where an answer is required) no body at all. */
+  | 'not-json'
+  /** Its body is longer than `maxResponseBytes`: reading stopped there, so it was never parsed. */
+  | 'too-large'
+  /** Its JSON failed the `schema` given to `request` (or the schema could not check it). */
+  | 'schema';
+
 /**
- * A success answer (2xx) whose body failed the `schema` given to `request`: the service acted, but its answer is not
- * the shape the caller expects. `issues` says where; `body` holds what came.
+ * A success answer (2xx) the SDK cannot hand back: its body is not JSON, is longer than `maxResponseBytes`, or failed
+ * the `schema` given to `request`. The service answered 2xx, so it acted: `mayHaveSucceeded` is always true; do not
+ * send a non-idempotent request again without checking. `reason` says which; `issues` (for a schema) says where.
+ * @example
+ * catch (error) { if (error instanceof UnexpectedResponseError && error.reason === 'too-large') retryWithLargerCap() }
  */
 export class UnexpectedResponseError extends ApiError {
   static override readonly code: string = 'UNEXPECTED_RESPONSE';
   override name = 'UnexpectedResponseError';
-  /** What the schema found, each with the path of the field in the answer. */
+  /** Why the answer could not be handed back. */
+  readonly reason: UnexpectedResponseReason;
+  /** The answer's `Content-Type`, when it had one. */
+  readonly contentType: string | undefined;
+  /**
+   * The bytes of the body the SDK read: the whole body, except for `'too-large'`, where reading stopped just past
+   * `maxResponseBytes` (so this is more than the cap, and at most the cap plus one network chunk). Always set by the
+   * client; `undefined` only on an error built by other code.
+   */
+  readonly bodyBytes: number | undefined;
+  /** What the schema found, each with the path of the field in the answer; empty for another reason. */
   readonly issues: readonly {
     readonly path: readonly (string | number)[];
     readonly field: string;
     readonly message: string;
   }[];
 
-  constructor(init: ApiErrorInit & { issues: UnexpectedResponseError['issues'] }) {
+  constructor(
+    init: ApiErrorInit & {
+      issues?: UnexpectedResponseError['issues'] | undefined;
+      reason?: UnexpectedResponseReason | undefined;
+      contentType?: string | undefined;
+      bodyBytes?: number | undefined;
+    },
+  ) {
     super({ ...init, mayHaveSucceeded: true });
-    this.issues = init.issues;
+    this.issues = init.issues ?? [];
+    this.reason = init.reason ?? 'schema';
+    this.contentType = init.contentType;
+    this.bodyBytes = init.bodyBytes;
   }
 }

@@ -1,5 +1,5 @@
 // The errors' public names. The root re-exports exactly these; the testing kit imports them from here.
-export type { ApiErrorInit, RequestSummary } from './api-error.js';
+export type { ApiErrorInit, RequestSummary, UnexpectedResponseReason } from './api-error.js';
 export {
   ApiError,
   BadRequestError,

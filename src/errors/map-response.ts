@@ -12,6 +12,7 @@ import {
   RedirectError,
   ServerError,
   UnauthorizedError,
+  UnexpectedResponseError,
 } from './api-error.js';
 import { PortalError, parsePortalCode } from './portal-error.js';
 
@@ -162,6 +163,7 @@ export function answerError(answer: AnswerInfo): ApiError {
   const json = answer.json as { success?: unknown } | undefined;
   if (!ok || json?.success === false) return mapErrorAnswer(answer);
   const redact = answer.redact ?? asIs;
+  if (answer.overLimit !== undefined || answer.json === undefined) return unreadableAnswer(answer, redact);
   return new ApiError({
     status: answer.status,
     message: `The service answered HTTP ${answer.status} with a body that is not a success answer; it may have acted on the request`,
@@ -169,5 +171,28 @@ export function answerError(answer: AnswerInfo): ApiError {
     headers: headersObject(answer.headers, redact),
     request: answer.request,
     mayHaveSucceeded: true,
+  });
+}
+
+/** A 2xx whose body is not JSON, or went past `maxResponseBytes`: the service acted, and its answer cannot be read. */
+function unreadableAnswer(answer: AnswerInfo, redact: Redactor): UnexpectedResponseError {
+  const contentType = answer.headers.get('content-type') ?? undefined;
+  const { status, overLimit, bodyBytes } = answer;
+  const text = excerpt(answer.bodyText);
+  const what =
+    overLimit !== undefined
+      ? `a body larger than maxResponseBytes (${overLimit} bytes); it may have acted on the request. Raise maxResponseBytes (a client or call option) to read it whole`
+      : bodyBytes === 0
+        ? 'an empty body, not a success answer; it may have acted on the request'
+        : `a body that is not JSON (${contentType ?? 'no content type'}, ${bodyBytes} bytes): ${text}; it may have acted on the request`;
+  return new UnexpectedResponseError({
+    status,
+    message: redact.text(`The service answered HTTP ${status} with ${what}`),
+    body: redact.value(keptBody(answer.bodyText)),
+    headers: headersObject(answer.headers, redact),
+    request: answer.request,
+    reason: overLimit === undefined ? 'not-json' : 'too-large',
+    contentType: contentType === undefined ? undefined : redact.text(contentType),
+    bodyBytes,
   });
 }

@@ -137,13 +137,13 @@ describe('error answers map to typed errors', () => {
   );
 
   it.each([
-    ['an empty 200', new Response('', { status: 200 })],
-    ['a 200 with HTML', new Response('<html>ok</html>', { status: 200 })],
-    ['a 200 without success: true', Response.json({ message: 'done?' })],
-  ])('reports %s as an ApiError that may have succeeded', async (_label, answer) => {
+    ['an empty 200', new Response('', { status: 200 }), 'UNEXPECTED_RESPONSE'],
+    ['a 200 with HTML', new Response('<html>ok</html>', { status: 200 }), 'UNEXPECTED_RESPONSE'],
+    ['a 200 without success: true', Response.json({ message: 'done?' }), 'API_ERROR'],
+  ])('reports %s as an ApiError that may have succeeded (%s)', async (_label, answer, code) => {
     const error = await failureOf(answer);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'API_ERROR', status: 200, mayHaveSucceeded: true });
+    expect(error).toMatchObject({ code, status: 200, mayHaveSucceeded: true });
     expect((error as ApiError).message).toMatch(/may have acted on the request/);
   });
 

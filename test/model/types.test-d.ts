@@ -92,6 +92,7 @@ describe('the client and schema types', () => {
         readonly status: number;
         readonly headers: Readonly<Record<string, string>>;
         readonly requestId: string | undefined;
+        readonly attempts: number;
       };
     }>();
   });

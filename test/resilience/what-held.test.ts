@@ -213,7 +213,7 @@ describe('Retry-After values from a hostile server stay bounded', () => {
 });
 
 describe('a 100 MB answer', () => {
-  it('is cut at 1 MiB: the client stops reading and the call still settles with a typed error', async () => {
+  it('is cut at maxResponseBytes (10 MiB): the client stops reading and the call settles with UnexpectedResponseError', async () => {
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     const server = await startRawServer((s) => {
       s.write(head('200 OK', { 'content-length': 100 * 1024 * 1024, 'content-type': 'application/json' }));
@@ -230,6 +230,7 @@ describe('a 100 MB answer', () => {
       const client = new ServiceClient({ apiKey: freshKey('big'), baseUrl: server.baseUrl, rateLimiter: noWait });
       const error = await client.createEwayBill('doc_1', validModel()).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ code: 'UNEXPECTED_RESPONSE', reason: 'too-large' });
       expect(mayHaveSucceeded(error)).toBe(true);
       // The client closed the connection long before 100 MB went out.
       await new Promise((resolve) => setTimeout(resolve, 50));
