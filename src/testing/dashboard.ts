@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describePortalError } from '../internal/portal-catalogue.js';
+import type { DashboardHosts } from './dashboard-host.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
 import { type EmulatorCore, INTERNALS, type MockActivity, type MockEvent } from './emulator.js';
 import { buildDocumentEvent, buildInventoryEvent } from './event-fixtures.js';
@@ -100,6 +101,8 @@ export interface DashboardOptions {
   readonly baseUrl: string;
   /** Where test events and "send again" go when the emulator has no `webhook` option (the CLI's `--webhook-url`). */
   readonly webhook?: WebhookTarget | undefined;
+  /** The `Host` names the dashboard answers to; every other name gets 403. */
+  readonly hosts: DashboardHosts;
 }
 
 /** The first 12 hex digits of the SHA-256 of a credential, as `ewaybill create` shows keys. */
@@ -234,6 +237,21 @@ function sameOriginJson(req: IncomingMessage): boolean {
   if (!/^application\/json\b/i.test(type)) return false;
   const origin = req.headers.origin;
   return origin === undefined || origin === `http://${req.headers.host ?? ''}`;
+}
+
+function isDashboardPath(path: string): boolean {
+  return path === DASHBOARD_PREFIX || path.startsWith(`${DASHBOARD_PREFIX}/`);
+}
+
+/** The 403 of a request whose `Host` is not one of the dashboard's (a DNS-rebinding page, or a name not allowed). */
+function refuseHost(res: ServerResponse, host: string | undefined, hosts: DashboardHosts): void {
+  const extra = hosts.extra.length > 0 ? `, ${hosts.extra.join(', ')}` : '';
+  sendJson(res, 403, {
+    error:
+      `The mock's dashboard answers only to localhost, 127.0.0.1, [::1] and the address it listens on${extra}; ` +
+      `this request named the host ${JSON.stringify(host ?? '')}. To open it by another name (a docker-compose ` +
+      'service, say), start the mock with --allowed-host <name> (allowedHosts in startMockServer).',
+  });
 }
 
 /**
@@ -418,8 +436,13 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
     handle(req, res) {
       const path = new URL(req.url ?? '/', 'http://dashboard.invalid').pathname;
       const method = req.method ?? 'GET';
+      const mine = path === '/' ? method === 'GET' || method === 'HEAD' : isDashboardPath(path);
+      if (!mine) return false;
+      if (!options.hosts.allows(req.headers.host)) {
+        refuseHost(res, req.headers.host, options.hosts);
+        return true;
+      }
       if (path === '/') {
-        if (method !== 'GET' && method !== 'HEAD') return false;
         const bytes = Buffer.from(DASHBOARD_HTML);
         res.writeHead(200, {
           'content-type': 'text/html; charset=utf-8',
@@ -432,7 +455,6 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
         res.end(method === 'HEAD' ? undefined : bytes);
         return true;
       }
-      if (path !== DASHBOARD_PREFIX && !path.startsWith(`${DASHBOARD_PREFIX}/`)) return false;
       const inner = path.slice(DASHBOARD_PREFIX.length);
       if (method === 'GET' && inner === '/events') openStream(res);
       else if (method === 'GET' && inner === '/state') sendJson(res, 200, snapshot());
