@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describePortalError } from '../internal/portal-catalogue.js';
 import type { DashboardHosts } from './dashboard-host.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
+import { createEventStreams } from './dashboard-stream.js';
 import { type EmulatorCore, INTERNALS, type MockActivity, type MockEvent } from './emulator.js';
 import { buildDocumentEvent, buildInventoryEvent } from './event-fixtures.js';
 import type { MockFault, WebhookTarget } from './types.js';
@@ -13,6 +14,12 @@ export const DASHBOARD_PREFIX = '/_dashboard';
 /** How many requests and webhook deliveries the dashboard keeps (the oldest go first). */
 export const DASHBOARD_MAX_REQUESTS = 500;
 export const DASHBOARD_MAX_DELIVERIES = 200;
+
+/**
+ * The most characters of a request's text (headers and body) or of an answer's that a dashboard row keeps; the
+ * rest is cut, with a line that says so. With {@link DASHBOARD_MAX_REQUESTS} rows this bounds the snapshot.
+ */
+export const DASHBOARD_MAX_TEXT_CHARS = 16 * 1024;
 
 /** The largest JSON body a dashboard POST may have. */
 const MAX_POST_BYTES = 16 * 1024;
@@ -39,9 +46,9 @@ export interface DashboardRequest {
   readonly durationMs: number;
   /** The scripted fault that shaped the answer, as JSON, when there was one. */
   readonly fault: string | undefined;
-  /** The request headers and body as text, the key redacted. */
+  /** The request headers and body as text, the key redacted, cut to its first {@link DASHBOARD_MAX_TEXT_CHARS} characters. */
   readonly request: string;
-  /** The answer as text (or what happened to it), the key redacted. */
+  /** The answer as text (or what happened to it), the key redacted, cut likewise. */
   readonly answer: string;
 }
 
@@ -57,7 +64,7 @@ export interface DashboardDelivery {
   readonly status: number | undefined;
   readonly error: string | undefined;
   readonly durationMs: number;
-  /** The raw body sent. */
+  /** The raw body sent, cut to its first {@link DASHBOARD_MAX_TEXT_CHARS} characters. */
   readonly body: string;
 }
 
@@ -131,6 +138,13 @@ function receiverOf(target: WebhookTarget): string {
   return `${url.origin}${url.pathname}`;
 }
 
+/** A row's request or answer text, cut to {@link DASHBOARD_MAX_TEXT_CHARS} with a line that says so. */
+function clip(text: string, bodyBytes?: number): string {
+  if (text.length <= DASHBOARD_MAX_TEXT_CHARS) return text;
+  const size = bodyBytes === undefined ? '' : `; the body had ${bodyBytes} bytes`;
+  return `${text.slice(0, DASHBOARD_MAX_TEXT_CHARS)}\n\n(cut here: the dashboard keeps the first ${DASHBOARD_MAX_TEXT_CHARS} characters of a request or an answer${size})`;
+}
+
 function pretty(text: string): string {
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
@@ -159,7 +173,13 @@ function toRow(activity: Extract<MockActivity, { kind: 'request' }>, defaultKey:
     .map(([name, value]) => `${name}: ${value}`)
     .join('\n');
   const body =
-    entry.body === undefined ? '' : typeof entry.body === 'string' ? entry.body : pretty(JSON.stringify(entry.body));
+    entry.bodyKept === 'evicted'
+      ? `(a body of ${entry.bodyBytes} bytes, no longer kept)`
+      : entry.body === undefined
+        ? ''
+        : typeof entry.body === 'string'
+          ? entry.body
+          : pretty(JSON.stringify(entry.body));
   return {
     seq: entry.seq,
     at: entry.receivedAt,
@@ -174,8 +194,9 @@ function toRow(activity: Extract<MockActivity, { kind: 'request' }>, defaultKey:
     portalMeaning: portalCode === undefined ? undefined : describePortalError(portalCode).description,
     durationMs: Math.max(0, Math.round(activity.answeredAt - entry.receivedAt)),
     fault: entry.fault === undefined ? undefined : JSON.stringify(entry.fault),
-    request: redactSecrets(`${entry.method} ${entry.path}\n${headers}\n\n${body}`, secrets),
-    answer: redactSecrets(describeAnswer(activity), secrets),
+    // Cut after redacting, so that a cut never leaves the start of a key.
+    request: clip(redactSecrets(`${entry.method} ${entry.path}\n${headers}\n\n${body}`, secrets), entry.bodyBytes),
+    answer: clip(redactSecrets(describeAnswer(activity), secrets)),
   };
 }
 
@@ -263,7 +284,7 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
   const requests: DashboardRequest[] = [];
   const deliveries: DashboardDelivery[] = [];
   const sent = new Map<number, { event: MockEvent; target: WebhookTarget }>();
-  const streams = new Set<ServerResponse>();
+  const streams = createEventStreams(snapshot);
   let deliveryCount = 0;
   let slowMs = internals.standingFault?.delayMs ?? 0;
   const target = (): WebhookTarget | undefined => internals.webhook ?? options.webhook;
@@ -295,11 +316,7 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
     };
   }
 
-  function broadcast(event: string, data: unknown): void {
-    // JSON.stringify never writes a raw line break, so one `data:` line carries the whole message.
-    const message = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-    for (const res of streams) res.write(message);
-  }
+  const broadcast = streams.broadcast;
 
   function pushState(): void {
     broadcast('state', { documents: documents(), faults: faults() });
@@ -324,7 +341,7 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
         status: 'delivery' in result ? result.delivery.status : undefined,
         error: 'error' in result ? result.error : undefined,
         durationMs: Math.max(0, Math.round(activity.endedAt - activity.startedAt)),
-        body: redactSecrets(JSON.stringify(activity.event), [core.apiKey]),
+        body: clip(redactSecrets(JSON.stringify(activity.event), [core.apiKey])),
       };
       deliveries.push(delivery);
       sent.set(id, { event: activity.event, target: activity.target });
@@ -340,23 +357,6 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
       pushState();
     }
   });
-
-  // A comment line now and then keeps proxies and idle timers from closing the stream.
-  const keepAlive = setInterval(() => {
-    for (const res of streams) res.write(': keep-alive\n\n');
-  }, 15_000);
-  keepAlive.unref?.();
-
-  function openStream(res: ServerResponse): void {
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-    });
-    res.write(`retry: 1000\nevent: snapshot\ndata: ${JSON.stringify(snapshot())}\n\n`);
-    streams.add(res);
-    res.on('close', () => streams.delete(res));
-  }
 
   /** Delivers a copy of `event` (its own object, so the record found is this delivery's) and returns its record. */
   async function deliverRecorded(event: MockEvent, to: WebhookTarget): Promise<DashboardDelivery | undefined> {
@@ -456,7 +456,7 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
         return true;
       }
       const inner = path.slice(DASHBOARD_PREFIX.length);
-      if (method === 'GET' && inner === '/events') openStream(res);
+      if (method === 'GET' && inner === '/events') streams.open(res);
       else if (method === 'GET' && inner === '/state') sendJson(res, 200, snapshot());
       else if (method === 'POST') {
         post(inner, req, res).catch(() => {
@@ -469,9 +469,7 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
     snapshot,
     close() {
       stopObserving();
-      clearInterval(keepAlive);
-      for (const res of streams) res.end();
-      streams.clear();
+      streams.close();
     },
   };
 }
