@@ -34,21 +34,23 @@ interface Client {
   since: number;
 }
 
-// JSON.stringify never writes a raw line break, so one `data:` line carries the whole message.
-const message = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+// JSON.stringify never writes a raw line break, so one `data:` line carries the whole message. A Buffer, because a
+// socket queues a Buffer by reference and a string as a copy of its own: clients that wait share one message.
+const message = (event: string, data: unknown) => Buffer.from(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
 
 /** The event streams of a dashboard whose current state is `snapshot()`. */
 export function createEventStreams(snapshot: () => unknown): EventStreams {
   const clients = new Map<ServerResponse, Client>();
-  // One text for every client that opens (or catches up) before the next change.
-  let snapshotText: string | undefined;
+  // One message for every client that opens (or catches up) before the next change.
+  let snapshotMessage: Buffer | undefined;
   let periods = 0;
   const currentSnapshot = () => {
-    snapshotText ??= message('snapshot', snapshot());
-    return snapshotText;
+    snapshotMessage ??= message('snapshot', snapshot());
+    return snapshotMessage;
   };
 
-  function send(res: ServerResponse, client: Client, text: string): void {
+  function send(res: ServerResponse, client: Client, text: Buffer): void {
     if (client.behind) return;
     if (res.writableLength > DASHBOARD_STREAM_MAX_BUFFER) {
       client.behind = true;
@@ -66,7 +68,7 @@ export function createEventStreams(snapshot: () => unknown): EventStreams {
     periods++;
     for (const [res, client] of clients) {
       if (client.behind && periods - client.since >= MAX_BEHIND_PERIODS) res.destroy();
-      else send(res, client, ': keep-alive\n\n');
+      else send(res, client, KEEP_ALIVE);
     }
   }, DASHBOARD_STREAM_KEEP_ALIVE_MS);
   keepAlive.unref?.();
@@ -84,7 +86,7 @@ export function createEventStreams(snapshot: () => unknown): EventStreams {
       res.on('close', () => clients.delete(res));
     },
     broadcast(event, data) {
-      snapshotText = undefined;
+      snapshotMessage = undefined;
       const text = message(event, data);
       for (const [res, client] of clients) send(res, client, text);
     },

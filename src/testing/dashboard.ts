@@ -6,6 +6,7 @@ import { DASHBOARD_HTML } from './dashboard-page.js';
 import { createEventStreams } from './dashboard-stream.js';
 import { type EmulatorCore, INTERNALS, type MockActivity, type MockEvent } from './emulator.js';
 import { buildDocumentEvent, buildInventoryEvent } from './event-fixtures.js';
+import { cutText } from './text-cut.js';
 import type { MockFault, WebhookTarget } from './types.js';
 
 /** Where the dashboard's JSON and event-stream endpoints live, next to its page at `/`. */
@@ -142,7 +143,7 @@ function receiverOf(target: WebhookTarget): string {
 function clip(text: string, bodyBytes?: number): string {
   if (text.length <= DASHBOARD_MAX_TEXT_CHARS) return text;
   const size = bodyBytes === undefined ? '' : `; the body had ${bodyBytes} bytes`;
-  return `${text.slice(0, DASHBOARD_MAX_TEXT_CHARS)}\n\n(cut here: the dashboard keeps the first ${DASHBOARD_MAX_TEXT_CHARS} characters of a request or an answer${size})`;
+  return `${cutText(text, DASHBOARD_MAX_TEXT_CHARS)}\n\n(cut here: the dashboard keeps the first ${DASHBOARD_MAX_TEXT_CHARS} characters of a request or an answer${size})`;
 }
 
 function pretty(text: string): string {

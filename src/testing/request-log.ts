@@ -1,5 +1,6 @@
 import { redactAuthorization } from './api-key.js';
 import type { Outcome } from './outcome.js';
+import { cutText } from './text-cut.js';
 import type { MockFault, RecordedRequest } from './types.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -82,7 +83,7 @@ export class RequestLog {
 function keptBody(text: string): Pick<RecordedRequest, 'body' | 'bodyBytes' | 'bodyKept'> {
   const bodyBytes = utf8Length(text);
   if (text.length <= REQUEST_LOG_MAX_BODY_CHARS) return { body: parseBody(text), bodyBytes, bodyKept: 'whole' };
-  return { body: text.slice(0, REQUEST_LOG_MAX_BODY_CHARS), bodyBytes, bodyKept: 'truncated' };
+  return { body: cutText(text, REQUEST_LOG_MAX_BODY_CHARS), bodyBytes, bodyKept: 'truncated' };
 }
 
 /** The UTF-8 length of `text`, without encoding it (the log runs under msw as well as on a Node server). */
