@@ -2,11 +2,10 @@
 // rebind.test to 127.0.0.1 (--host-resolver-rules), as a rebound DNS answer would, so a page of the attacker's origin
 // http://rebind.test:<port> reaches the mock with the attacker's name in Host and Origin. Everything is on 127.0.0.1.
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { buildEwayBillModel, type MockServer, startMockServer } from 'invoicing-service-sdk/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordingReceiver } from './helpers.js';
 
 const KEY = 'tamarind.mangosteen.jackfruit';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -20,23 +19,16 @@ interface Attempt {
 
 describe('a DNS-rebinding page in Chromium', () => {
   let mock: MockServer;
-  let receiver: Server;
+  let receiver: Awaited<ReturnType<typeof recordingReceiver>>;
   let browser: Browser;
   let attacker: Page;
   let origin: string;
-  const received: string[] = [];
+  let received: string[];
 
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        received.push(Buffer.concat(chunks).toString('utf8'));
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
+    receiver = await recordingReceiver();
+    received = receiver.received;
+    const receiverUrl = receiver.url;
     mock = await startMockServer({
       apiKey: KEY,
       rateLimit: false,
@@ -71,7 +63,7 @@ describe('a DNS-rebinding page in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await mock?.close();
-    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+    await receiver?.close();
   });
 
   /** Runs `fetch(path, init)` in the attacker's page and returns what its script could read. */
