@@ -253,6 +253,8 @@ function readJson(req: IncomingMessage): Promise<unknown> {
 /**
  * Whether a dashboard POST may act: it must be JSON (a cross-site form cannot send that without a CORS preflight,
  * which the dashboard never allows) and, when the browser names its origin, come from the dashboard's own page.
+ * After DNS rebinding `Origin` and `Host` both carry the attacker's name, so this holds only because `handle()` has
+ * already refused every `Host` that is not one of the dashboard's.
  */
 function sameOriginJson(req: IncomingMessage): boolean {
   const type = req.headers['content-type'] ?? '';
