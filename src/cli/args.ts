@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { checkAllowedHost } from '../testing/dashboard-host.js';
 
 /** What the command line asked for. */
 export type CliCommand =
@@ -18,6 +19,8 @@ export type CliCommand =
       readonly webhookUrl?: string | undefined;
       /** The secret of those events; the command falls back to WEBHOOK_SECRET. */
       readonly webhookSecret?: string | undefined;
+      /** More `Host` names the dashboard answers to (`--allowed-host`, repeatable). */
+      readonly allowedHosts: readonly string[];
     }
   | {
       readonly kind: 'send-webhook';
@@ -60,6 +63,7 @@ const OPTIONS = {
   'api-key': { type: 'string' },
   'webhook-url': { type: 'string' },
   'webhook-secret': { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
   // send-webhook
   url: { type: 'string' },
   secret: { type: 'string' },
@@ -84,6 +88,7 @@ const COMMAND_OPTIONS: Record<string, readonly (keyof typeof OPTIONS)[]> = {
     'api-key',
     'webhook-url',
     'webhook-secret',
+    'allowed-host',
   ],
   'send-webhook': ['url', 'secret', 'type', 'data'],
   'ewaybill create': ['input', 'output', 'progress', 'preflight'],
@@ -143,6 +148,12 @@ function mockServer(values: Values): CliCommand {
   if (values['webhook-secret'] !== undefined && webhookUrl === undefined) {
     return usage('--webhook-secret needs --webhook-url.');
   }
+  let allowedHosts: string[];
+  try {
+    allowedHosts = (values['allowed-host'] ?? []).map((host) => checkAllowedHost(host, '--allowed-host'));
+  } catch (error) {
+    return usage(`${(error as Error).message}.`);
+  }
   return {
     kind: 'mock-server',
     port,
@@ -154,6 +165,7 @@ function mockServer(values: Values): CliCommand {
     apiKey,
     webhookUrl,
     webhookSecret: values['webhook-secret'],
+    allowedHosts,
   };
 }
 

@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../testing/dashboard-host.js';
 import { createEmulator, INTERNALS } from '../testing/emulator.js';
 import { buildEwayBillModel } from '../testing/model-fixture.js';
 import { serveEmulator } from '../testing/serve.js';
@@ -27,6 +28,18 @@ function logLine(entry: RecordedRequest): string {
     entry.status === undefined ? 'dropped' : `${entry.status}${entry.errorCode ? ` ${entry.errorCode}` : ''}`;
   // The key's public id only: a log line never carries the key.
   return `[mock ${time}] ${entry.method} ${entry.path} -> ${answer}${entry.keyId ? ` (${entry.keyId})` : ''}`;
+}
+
+/** What `--host` with an address other than loopback opens, and how to close it again. */
+function exposedWarning(host: string, port: number): string {
+  return [
+    `Warning: --host ${host} makes the mock reachable from the network on port ${port}, not only from this machine.`,
+    '  Whoever reaches that port can call the API routes and, by sending a Host header the dashboard answers to,',
+    '  read every recorded request (headers and bodies; the key redacted), switch faults on and re-send signed',
+    '  webhooks. The Host check stops web pages (DNS rebinding), not other machines.',
+    '  Keep it local with --host 127.0.0.1 (the default). To open the dashboard from another container by its',
+    '  name, pass --allowed-host <name> (repeatable); every other name gets 403.',
+  ].join('\n');
 }
 
 /**
@@ -69,7 +82,11 @@ export async function runMockServer(
   });
   let served: Awaited<ReturnType<typeof serveEmulator>>;
   try {
-    served = await serveEmulator(service, { port: options.port, host: options.host }, { webhook: webhook?.target });
+    served = await serveEmulator(
+      service,
+      { port: options.port, host: options.host, allowedHosts: options.allowedHosts },
+      { webhook: webhook?.target },
+    );
   } catch (error) {
     const code = (error as { code?: string }).code;
     const hint = code === 'EADDRINUSE' ? ' (the port is in use: pass another --port, or --port 0 for a free one)' : '';
@@ -82,6 +99,7 @@ export async function runMockServer(
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  if (!isLoopbackHost(options.host)) io.err(exposedWarning(options.host, served.port));
   const ids = Array.from({ length: Math.max(1, options.documents) }, (_, i) =>
     service.addDocument(demoDocumentId(i + 1)),
   );

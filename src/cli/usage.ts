@@ -12,6 +12,9 @@ Options of mock-server:
   --documents <n> Documents to hold, doc_demo_0001 and on (1-1000). Default: 5
                   Each can get one e-way bill; a second is PORTAL_ERROR_604.
   --host <addr>   Interface to listen on (loopback keeps it local).  Default: 127.0.0.1
+  --allowed-host <name>   Another Host name the dashboard answers to, such as a docker-compose
+                          service name (repeatable). It always answers localhost, 127.0.0.1, [::1]
+                          and the --host address; any other name gets 403 (no DNS rebinding).
   --no-rate-limit Turn off the emulated limit of 1 request per second per key.
   --disconnected  Start with the company not connected to the e-way bill portal (PORTAL_ERROR_111).
   --quiet         Do not log each request.

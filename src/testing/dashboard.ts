@@ -2,9 +2,12 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describePortalError } from '../internal/portal-catalogue.js';
 import { redactor } from '../internal/redact.js';
+import type { DashboardHosts } from './dashboard-host.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
+import { createEventStreams } from './dashboard-stream.js';
 import { type EmulatorCore, INTERNALS, type MockActivity, type MockEvent } from './emulator.js';
 import { buildDocumentEvent, buildInventoryEvent } from './event-fixtures.js';
+import { cutText } from './text-cut.js';
 import type { MockFault, WebhookTarget } from './types.js';
 
 /** Where the dashboard's JSON and event-stream endpoints live, next to its page at `/`. */
@@ -13,6 +16,12 @@ export const DASHBOARD_PREFIX = '/_dashboard';
 /** How many requests and webhook deliveries the dashboard keeps (the oldest go first). */
 export const DASHBOARD_MAX_REQUESTS = 500;
 export const DASHBOARD_MAX_DELIVERIES = 200;
+
+/**
+ * The most characters of a request's text (headers and body) or of an answer's that a dashboard row keeps; the
+ * rest is cut, with a line that says so. With {@link DASHBOARD_MAX_REQUESTS} rows this bounds the snapshot.
+ */
+export const DASHBOARD_MAX_TEXT_CHARS = 16 * 1024;
 
 /** The largest JSON body a dashboard POST may have. */
 const MAX_POST_BYTES = 16 * 1024;
@@ -39,9 +48,9 @@ export interface DashboardRequest {
   readonly durationMs: number;
   /** The scripted fault that shaped the answer, as JSON, when there was one. */
   readonly fault: string | undefined;
-  /** The request headers and body as text, the key redacted. */
+  /** The request headers and body as text, the key redacted, cut to its first {@link DASHBOARD_MAX_TEXT_CHARS} characters. */
   readonly request: string;
-  /** The answer as text (or what happened to it), the key redacted. */
+  /** The answer as text (or what happened to it), the key redacted, cut likewise. */
   readonly answer: string;
 }
 
@@ -57,7 +66,7 @@ export interface DashboardDelivery {
   readonly status: number | undefined;
   readonly error: string | undefined;
   readonly durationMs: number;
-  /** The raw body sent. */
+  /** The raw body sent, cut to its first {@link DASHBOARD_MAX_TEXT_CHARS} characters. */
   readonly body: string;
 }
 
@@ -101,6 +110,8 @@ export interface DashboardOptions {
   readonly baseUrl: string;
   /** Where test events and "send again" go when the emulator has no `webhook` option (the CLI's `--webhook-url`). */
   readonly webhook?: WebhookTarget | undefined;
+  /** The `Host` names the dashboard answers to; every other name gets 403. */
+  readonly hosts: DashboardHosts;
 }
 
 /** The first 12 hex digits of the SHA-256 of a credential, as `ewaybill create` shows keys. */
@@ -132,6 +143,13 @@ function receiverOf(target: WebhookTarget): string {
   return `${url.origin}${url.pathname}`;
 }
 
+/** A row's request or answer text, cut to {@link DASHBOARD_MAX_TEXT_CHARS} with a line that says so. */
+function clip(text: string, bodyBytes?: number): string {
+  if (text.length <= DASHBOARD_MAX_TEXT_CHARS) return text;
+  const size = bodyBytes === undefined ? '' : `; the body had ${bodyBytes} bytes`;
+  return `${cutText(text, DASHBOARD_MAX_TEXT_CHARS)}\n\n(cut here: the dashboard keeps the first ${DASHBOARD_MAX_TEXT_CHARS} characters of a request or an answer${size})`;
+}
+
 function pretty(text: string): string {
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
@@ -160,7 +178,13 @@ function toRow(activity: Extract<MockActivity, { kind: 'request' }>, defaultKey:
     .map(([name, value]) => `${name}: ${value}`)
     .join('\n');
   const body =
-    entry.body === undefined ? '' : typeof entry.body === 'string' ? entry.body : pretty(JSON.stringify(entry.body));
+    entry.bodyKept === 'evicted'
+      ? `(a body of ${entry.bodyBytes} bytes, no longer kept)`
+      : entry.body === undefined
+        ? ''
+        : typeof entry.body === 'string'
+          ? entry.body
+          : pretty(JSON.stringify(entry.body));
   return {
     seq: entry.seq,
     at: entry.receivedAt,
@@ -175,8 +199,9 @@ function toRow(activity: Extract<MockActivity, { kind: 'request' }>, defaultKey:
     portalMeaning: portalCode === undefined ? undefined : describePortalError(portalCode).description,
     durationMs: Math.max(0, Math.round(activity.answeredAt - entry.receivedAt)),
     fault: entry.fault === undefined ? undefined : JSON.stringify(entry.fault),
-    request: redactSecrets(`${entry.method} ${entry.path}\n${headers}\n\n${body}`, secrets),
-    answer: redactSecrets(describeAnswer(activity), secrets),
+    // Cut after redacting, so that a cut never leaves the start of a key.
+    request: clip(redactSecrets(`${entry.method} ${entry.path}\n${headers}\n\n${body}`, secrets), entry.bodyBytes),
+    answer: clip(redactSecrets(describeAnswer(activity), secrets)),
   };
 }
 
@@ -232,12 +257,29 @@ function readJson(req: IncomingMessage): Promise<unknown> {
 /**
  * Whether a dashboard POST may act: it must be JSON (a cross-site form cannot send that without a CORS preflight,
  * which the dashboard never allows) and, when the browser names its origin, come from the dashboard's own page.
+ * After DNS rebinding `Origin` and `Host` both carry the attacker's name, so this holds only because `handle()` has
+ * already refused every `Host` that is not one of the dashboard's.
  */
 function sameOriginJson(req: IncomingMessage): boolean {
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/json\b/i.test(type)) return false;
   const origin = req.headers.origin;
   return origin === undefined || origin === `http://${req.headers.host ?? ''}`;
+}
+
+function isDashboardPath(path: string): boolean {
+  return path === DASHBOARD_PREFIX || path.startsWith(`${DASHBOARD_PREFIX}/`);
+}
+
+/** The 403 of a request whose `Host` is not one of the dashboard's (a DNS-rebinding page, or a name not allowed). */
+function refuseHost(res: ServerResponse, host: string | undefined, hosts: DashboardHosts): void {
+  const extra = hosts.extra.length > 0 ? `, ${hosts.extra.join(', ')}` : '';
+  sendJson(res, 403, {
+    error:
+      `The mock's dashboard answers only to localhost, 127.0.0.1, [::1] and the address it listens on${extra}; ` +
+      `this request named the host ${JSON.stringify(host ?? '')}. To open it by another name (a docker-compose ` +
+      'service, say), start the mock with --allowed-host <name> (allowedHosts in startMockServer).',
+  });
 }
 
 /**
@@ -249,7 +291,7 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
   const requests: DashboardRequest[] = [];
   const deliveries: DashboardDelivery[] = [];
   const sent = new Map<number, { event: MockEvent; target: WebhookTarget }>();
-  const streams = new Set<ServerResponse>();
+  const streams = createEventStreams(snapshot);
   let deliveryCount = 0;
   let slowMs = internals.standingFault?.delayMs ?? 0;
   const target = (): WebhookTarget | undefined => internals.webhook ?? options.webhook;
@@ -281,11 +323,7 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
     };
   }
 
-  function broadcast(event: string, data: unknown): void {
-    // JSON.stringify never writes a raw line break, so one `data:` line carries the whole message.
-    const message = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-    for (const res of streams) res.write(message);
-  }
+  const broadcast = streams.broadcast;
 
   function pushState(): void {
     broadcast('state', { documents: documents(), faults: faults() });
@@ -310,7 +348,7 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
         status: 'delivery' in result ? result.delivery.status : undefined,
         error: 'error' in result ? result.error : undefined,
         durationMs: Math.max(0, Math.round(activity.endedAt - activity.startedAt)),
-        body: redactSecrets(JSON.stringify(activity.event), [core.apiKey]),
+        body: clip(redactSecrets(JSON.stringify(activity.event), [core.apiKey])),
       };
       deliveries.push(delivery);
       sent.set(id, { event: activity.event, target: activity.target });
@@ -326,23 +364,6 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
       pushState();
     }
   });
-
-  // A comment line now and then keeps proxies and idle timers from closing the stream.
-  const keepAlive = setInterval(() => {
-    for (const res of streams) res.write(': keep-alive\n\n');
-  }, 15_000);
-  keepAlive.unref?.();
-
-  function openStream(res: ServerResponse): void {
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-    });
-    res.write(`retry: 1000\nevent: snapshot\ndata: ${JSON.stringify(snapshot())}\n\n`);
-    streams.add(res);
-    res.on('close', () => streams.delete(res));
-  }
 
   /** Delivers a copy of `event` (its own object, so the record found is this delivery's) and returns its record. */
   async function deliverRecorded(event: MockEvent, to: WebhookTarget): Promise<DashboardDelivery | undefined> {
@@ -422,8 +443,13 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
     handle(req, res) {
       const path = new URL(req.url ?? '/', 'http://dashboard.invalid').pathname;
       const method = req.method ?? 'GET';
+      const mine = path === '/' ? method === 'GET' || method === 'HEAD' : isDashboardPath(path);
+      if (!mine) return false;
+      if (!options.hosts.allows(req.headers.host)) {
+        refuseHost(res, req.headers.host, options.hosts);
+        return true;
+      }
       if (path === '/') {
-        if (method !== 'GET' && method !== 'HEAD') return false;
         const bytes = Buffer.from(DASHBOARD_HTML);
         res.writeHead(200, {
           'content-type': 'text/html; charset=utf-8',
@@ -436,9 +462,8 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
         res.end(method === 'HEAD' ? undefined : bytes);
         return true;
       }
-      if (path !== DASHBOARD_PREFIX && !path.startsWith(`${DASHBOARD_PREFIX}/`)) return false;
       const inner = path.slice(DASHBOARD_PREFIX.length);
-      if (method === 'GET' && inner === '/events') openStream(res);
+      if (method === 'GET' && inner === '/events') streams.open(res);
       else if (method === 'GET' && inner === '/state') sendJson(res, 200, snapshot());
       else if (method === 'POST') {
         post(inner, req, res).catch(() => {
@@ -451,9 +476,7 @@ export function createDashboard(core: EmulatorCore, options: DashboardOptions): 
     snapshot,
     close() {
       stopObserving();
-      clearInterval(keepAlive);
-      for (const res of streams) res.end();
-      streams.clear();
+      streams.close();
     },
   };
 }

@@ -22,7 +22,10 @@ export interface MockEmulator {
   readonly apiKey: string;
   /** The id of the default company. */
   readonly companyId: string;
-  /** What arrived, oldest first (frozen copies; never holding an API key). */
+  /**
+   * What arrived, oldest first (frozen copies; never holding an API key). Bounded: the newest 10,000 requests, of
+   * which the newest 200 keep their body, each at most 64 KiB of text (see `RecordedRequest.bodyKept`).
+   */
   readonly requests: readonly RecordedRequest[];
   /** How many scripted faults are still queued. */
   readonly pendingFaults: number;

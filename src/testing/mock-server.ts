@@ -47,12 +47,12 @@ export interface MockServer {
  * @throws {TypeError} when an option is invalid. @throws {Error} when the port cannot be bound (for example EADDRINUSE).
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { service: given, port, host, ...serviceOptions } = options;
+  const { service: given, port, host, allowedHosts, ...serviceOptions } = options;
   if (given !== undefined && !(typeof given === 'object' && given !== null && DECIDE in given)) {
     throw new TypeError('startMockServer: service must be a service made by createMockService');
   }
   const service = given ?? withHandlers(createEmulator(serviceOptions));
-  const served = await serveEmulator(service as MockService & EmulatorCore, { port, host });
+  const served = await serveEmulator(service as MockService & EmulatorCore, { port, host, allowedHosts });
   return {
     baseUrl: served.url,
     dashboardUrl: served.dashboardUrl,

@@ -110,8 +110,19 @@ export interface RecordedRequest {
   readonly docHashId: string | undefined;
   /** Request headers, lower-case names; `authorization` is replaced by `'Bearer [redacted]'` (or `'[redacted]'`). */
   readonly headers: Readonly<Record<string, string>>;
-  /** The body parsed as JSON, or the raw text when it is not JSON, or `undefined` when empty. */
+  /**
+   * The body parsed as JSON, or the raw text when it is not JSON, or `undefined` when empty. To bound the mock's
+   * memory, a body over 64 KiB of text is kept as the text of its first 65,536 characters (`bodyKept: 'truncated'`),
+   * and only the newest 200 requests keep a body: an older one has `body: undefined` (`bodyKept: 'evicted'`).
+   */
   readonly body: unknown;
+  /** The size of the body as received, in bytes (UTF-8), whatever the log kept of it; 0 when empty. */
+  readonly bodyBytes: number;
+  /**
+   * What `body` holds: `'whole'` the whole body (or `undefined` for none), `'truncated'` the text of its start,
+   * `'evicted'` nothing any more (`undefined`), as 200 newer requests have arrived since.
+   */
+  readonly bodyKept: 'whole' | 'truncated' | 'evicted';
   /** The public id of the API key that authenticated (for example `'key_1'`); never the key itself. */
   readonly keyId: string | undefined;
   /** The company of that key. */

@@ -11,6 +11,7 @@ describe('reading the command line', () => {
       portalConnected: true,
       quiet: false,
       documents: DEFAULT_DOCUMENTS,
+      allowedHosts: [],
     });
     expect(DEFAULT_DOCUMENTS).toBe(5);
   });
@@ -28,6 +29,10 @@ describe('reading the command line', () => {
         '-q',
         '--documents',
         '12',
+        '--allowed-host',
+        'Mock',
+        '--allowed-host',
+        '[fd00::20]',
       ]),
     ).toEqual({
       kind: 'mock-server',
@@ -37,8 +42,21 @@ describe('reading the command line', () => {
       portalConnected: false,
       quiet: true,
       documents: 12,
+      allowedHosts: ['mock', 'fd00::20'],
     });
   });
+
+  it.each([['http://mock'], ['mock:4010'], ['mock/x'], ['']])(
+    'refuses --allowed-host %j, saying what it takes',
+    (value) => {
+      expect(parseCommandLine(['mock-server', '--allowed-host', value])).toEqual({
+        kind: 'usage-error',
+        message: expect.stringMatching(
+          /^--allowed-host must be a host name or an IP address, without scheme, port or path/,
+        ),
+      });
+    },
+  );
 
   it.each([['1'], [String(MAX_DOCUMENTS)], ['--documents=7']])('accepts --documents %s', (value) => {
     const args = value.startsWith('--') ? ['mock-server', value] : ['mock-server', '--documents', value];

@@ -3,13 +3,12 @@
 // Set DASHBOARD_SCREENSHOT=docs/images/dashboard.png to refresh the screenshot in docs/testing.md.
 
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { RateLimitError, ServiceClient } from 'invoicing-service-sdk';
 import { buildEwayBillModel, type MockServer, startMockServer } from 'invoicing-service-sdk/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents } from './event-stream.js';
+import { recordingReceiver } from './helpers.js';
 
 // Shaped like the service's keys (three dot-separated parts) and made of words, so a leak is easy to find.
 const KEY = 'tamarind.mangosteen.jackfruit';
@@ -28,24 +27,17 @@ async function until(check: () => boolean, what: string, timeoutMs = WAIT_MS): P
 
 describe('the mock dashboard in Chromium', () => {
   let mock: MockServer;
-  let receiver: Server;
+  let receiver: Awaited<ReturnType<typeof recordingReceiver>>;
   let receiverUrl: string;
   let browser: Browser;
   let page: Page;
   let events: Awaited<ReturnType<typeof openEvents>>;
-  const received: string[] = [];
+  let received: string[];
 
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        received.push(Buffer.concat(chunks).toString('utf8'));
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
+    receiver = await recordingReceiver();
+    received = receiver.received;
+    receiverUrl = receiver.url;
     mock = await startMockServer({
       port: 0,
       host: '127.0.0.1',
@@ -64,7 +56,7 @@ describe('the mock dashboard in Chromium', () => {
     events?.close();
     await browser?.close();
     await mock?.close();
-    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+    await receiver?.close();
   });
 
   it('shows the calls of a real ServiceClient as rows and on the timeline, without a reload', async () => {

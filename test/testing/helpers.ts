@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { MockEmulator } from 'invoicing-service-sdk/testing';
 
 /** Options of {@link post}. */
@@ -44,5 +46,24 @@ export function manualClock(start = 1_000_000): { now: () => number; advance(ms:
     advance(ms) {
       t += ms;
     },
+  };
+}
+
+/** A webhook receiver on 127.0.0.1 that answers 200 and keeps each body it got, in order. */
+export async function recordingReceiver(): Promise<{ url: string; received: string[]; close(): Promise<void> }> {
+  const received: string[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

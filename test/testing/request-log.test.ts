@@ -18,6 +18,8 @@ describe('request log of the mock service', () => {
       docHashId: hashId,
       headers: { authorization: 'Bearer [redacted]', 'content-type': 'application/json' },
       body: model,
+      bodyBytes: JSON.stringify(model).length,
+      bodyKept: 'whole',
       keyId: 'key_1',
       companyId: service.companyId,
       receivedAt: 42_000,
@@ -90,4 +92,38 @@ describe('request log of the mock service', () => {
     expect((await post(service, 'x', model, { key: extra })).status).toBe(401);
     expect((await post(service, service.addDocument(), model)).status).toBe(200);
   });
+
+  it('keeps the bodies of the newest 200 requests only, each cut to its first 65,536 characters, and says so', async () => {
+    const service = createMockService({ rateLimit: false });
+    const hashId = service.addDocument();
+    // 300 requests of 200 kB (100,000 characters): the log kept 60 MB of bodies before it was bounded.
+    const big = JSON.stringify({ ...model, note: 'é'.repeat(100_000) });
+    for (let i = 0; i < 300; i++) await post(service, hashId, model, { raw: big });
+    await post(service, hashId, model); // a small body, kept whole and parsed
+
+    const requests = service.requests;
+    expect(requests).toHaveLength(301);
+    const kept = requests.filter((r) => r.body !== undefined);
+    expect(kept).toHaveLength(200);
+    const keptChars = kept.reduce((sum, r) => sum + (typeof r.body === 'string' ? r.body.length : 0), 0);
+    expect(keptChars).toBeLessThanOrEqual(199 * 65_536);
+    expect(requests.map((r) => r.bodyKept)).toEqual([
+      ...Array(101).fill('evicted'),
+      ...Array(199).fill('truncated'),
+      'whole',
+    ]);
+    const [oldest, newestBig, small] = [requests[0], requests[299], requests[300]];
+    expect(oldest).toMatchObject({ seq: 1, body: undefined, bodyBytes: Buffer.byteLength(big), status: 400 });
+    expect(newestBig?.body).toBe(big.slice(0, 65_536));
+    expect(newestBig?.bodyBytes).toBe(Buffer.byteLength(big));
+    expect(small).toMatchObject({ body: model, bodyKept: 'whole', status: 200 });
+  }, 60_000);
+
+  it('keeps the newest 10,000 requests, numbered on from the first', async () => {
+    const service = createMockService({ rateLimit: false });
+    for (let i = 0; i < 10_005; i++) await post(service, 'x', model, { key: null, raw: '' });
+    const requests = service.requests;
+    expect(requests).toHaveLength(10_000);
+    expect([requests[0]?.seq, requests.at(-1)?.seq]).toEqual([6, 10_005]);
+  }, 60_000);
 });

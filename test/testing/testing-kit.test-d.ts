@@ -29,6 +29,14 @@ describe('types of the testing kit', () => {
     service.failNext({ explode: true });
   });
 
+  it("says what the request log kept of a body, and takes the dashboard's allowed hosts", () => {
+    expectTypeOf<RecordedRequest['bodyBytes']>().toEqualTypeOf<number>();
+    expectTypeOf<RecordedRequest['bodyKept']>().toEqualTypeOf<'whole' | 'truncated' | 'evicted'>();
+    expectTypeOf(startMockServer).toBeCallableWith({ host: '0.0.0.0', allowedHosts: ['mock'] });
+    // @ts-expect-error: host names, not a single string
+    startMockServer({ allowedHosts: 'mock' });
+  });
+
   it('names the mock server URL baseUrl (url deprecated) and takes addDocument options', () => {
     expectTypeOf<MockServer['baseUrl']>().toEqualTypeOf<string>();
     expectTypeOf<MockServer['url']>().toEqualTypeOf<string>();
