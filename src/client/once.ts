@@ -1,5 +1,5 @@
 import type { ApiError } from '../errors/api-error.js';
-import { isAlreadyGenerated } from '../errors/portal-error.js';
+import { isAlreadyGenerated } from '../errors/portal-code.js';
 import { requestIdFrom } from '../errors/request-id.js';
 import { AbortedAfterSendError, mayHaveSucceeded, withEarlierSend } from '../errors/transport-errors.js';
 import { abortableDelay } from '../internal/abort.js';

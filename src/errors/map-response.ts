@@ -1,5 +1,3 @@
-import { usePortalDescriptions } from '../internal/portal-descriptions.js';
-import { PORTAL_ERROR_CODES } from '../internal/portal-error-codes.js';
 import type { Redactor } from '../internal/redact.js';
 import { type AnswerInfo, excerpt } from './answer.js';
 import {
@@ -14,13 +12,10 @@ import {
   UnauthorizedError,
   UnexpectedResponseError,
 } from './api-error.js';
-import { PortalError, parsePortalCode } from './portal-error.js';
+import { parsePortalCode } from './portal-code.js';
+import { PortalError } from './portal-error.js';
 
 export { type AnswerInfo, excerpt, isSuccessAnswer, type SuccessRule } from './answer.js';
-
-// The client imports this module when the first error answer arrives, before it maps it: the portal's descriptions
-// come with it, so every PortalError it makes carries its description (see portal-descriptions.ts).
-usePortalDescriptions(PORTAL_ERROR_CODES);
 
 const asIs: Redactor = { text: (text) => text, value: (value) => value, distinctive: false };
 

@@ -1,18 +1,12 @@
-import { portalDescription } from '../internal/portal-descriptions.js';
 import { portalErrorCategory } from '../internal/portal-error-categories.js';
-import type { PortalErrorCategory } from '../internal/portal-error-codes.js';
+import { PORTAL_ERROR_CODES, type PortalErrorCategory } from '../internal/portal-error-codes.js';
 import { ApiError, type ApiErrorInit } from './api-error.js';
 
-const PORTAL_ERROR_PATTERN = /^PORTAL_ERROR_(\d+)$/;
-/** The portal's code for "E-way bill(s) are already generated for the same document number". */
-const ALREADY_GENERATED = 604;
+export { isAlreadyGenerated, parsePortalCode } from './portal-code.js';
 
-/** The portal's numeric code in an `error_code` of the form `PORTAL_ERROR_{n}`, or `undefined`. */
-export function parsePortalCode(errorCode: string | undefined): number | undefined {
-  const match = errorCode === undefined ? null : PORTAL_ERROR_PATTERN.exec(errorCode);
-  const code = match ? Number(match[1]) : undefined;
-  // A code beyond 2^53 cannot be held exactly: the answer stays an ApiError with its error_code as received.
-  return code !== undefined && Number.isSafeInteger(code) ? code : undefined;
+/** The portal's description of a code, looked up in its list; `undefined` for a code not in the list. */
+function portalDescription(code: number): string | undefined {
+  return Object.hasOwn(PORTAL_ERROR_CODES, code) ? PORTAL_ERROR_CODES[code]?.description : undefined;
 }
 
 const flat = (text: string): string => text.replace(/[\s_]+/g, '').toLowerCase();
@@ -49,10 +43,9 @@ export class PortalError extends ApiError {
   /** The portal's numeric error code, parsed from `PORTAL_ERROR_{n}`. */
   readonly portalCode: number;
   /**
-   * The portal's own description of the code, worded as published; `undefined` for a code not in the list. The client
-   * loads the list before it maps its first error answer, so every PortalError it throws has it. A PortalError made by
-   * hand has it once the list is loaded (by the client's first error answer, `describePortalError` of
-   * `invoicing-service-sdk/gst`, or the testing kit); `category` and `retryable` it has at once.
+   * The portal's own description of the code, worded as published; `undefined` for a code not in the list. Looked up
+   * in the list PortalError imports itself, so it is the same whatever was imported before (a PortalError made by hand
+   * included).
    */
   readonly portalMessage: string | undefined;
   /**
@@ -72,17 +65,4 @@ export class PortalError extends ApiError {
     this.category = portalErrorCategory(init.portalCode);
     this.retryable = this.category === 'retryable';
   }
-}
-
-/**
- * Whether `error` says the e-way bill already exists: a `PortalError` (of any copy of this SDK) with portal code 604,
- * "E-way bill(s) are already generated for the same document number". After a call that may have succeeded
- * (a timeout, a 5xx), a retry that fails this way means the first attempt did generate the bill.
- * @example
- * try { await client.createEwayBill(id, model) }
- * catch (error) { if (!isAlreadyGenerated(error)) throw error }
- */
-export function isAlreadyGenerated(error: unknown): boolean {
-  if (error instanceof PortalError) return (error as { portalCode?: unknown }).portalCode === ALREADY_GENERATED;
-  return error instanceof ApiError && parsePortalCode(error.errorCode) === ALREADY_GENERATED;
 }
