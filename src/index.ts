@@ -28,6 +28,7 @@ export { ServiceClient } from './client/service-client.js';
 export type { HttpMethod } from './client/transport.js';
 export type {
   ApiErrorInit,
+  PortalErrorInit,
   RequestSummary,
   ServiceErrorOptions,
   TransportErrorInit,

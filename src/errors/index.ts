@@ -12,6 +12,7 @@ export {
   UnexpectedResponseError,
 } from './api-error.js';
 export { isAlreadyGenerated, parsePortalCode } from './portal-code.js';
+export type { PortalErrorInit } from './portal-error.js';
 export { PortalError } from './portal-error.js';
 export { RateLimiterUnavailableError } from './rate-limiter-unavailable.js';
 export type { ServiceErrorOptions } from './service-error.js';

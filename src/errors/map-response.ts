@@ -1,3 +1,4 @@
+import { PORTAL_ERROR_CODES } from '../internal/portal-error-codes.js';
 import type { Redactor } from '../internal/redact.js';
 import { type AnswerInfo, excerpt } from './answer.js';
 import {
@@ -124,7 +125,10 @@ export const mapErrorAnswer: ErrorMapper = (answer) => {
     });
   }
   const portalCode = parsePortalCode(envelope.errorCode);
-  if (portalCode !== undefined) return new PortalError({ ...init, portalCode });
+  if (portalCode !== undefined) {
+    const entry = Object.hasOwn(PORTAL_ERROR_CODES, portalCode) ? PORTAL_ERROR_CODES[portalCode] : undefined;
+    return new PortalError({ ...init, portalCode, portalMessage: entry?.description });
+  }
   if (envelope.errorCode === 'UNAUTHORIZED') return new UnauthorizedError(init);
   if (envelope.errorCode === 'FORBIDDEN') return new ForbiddenError(init);
   if (envelope.errorCode === 'INVALID_HASH_ID') return new InvalidHashIdError(init);

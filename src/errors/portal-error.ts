@@ -1,12 +1,19 @@
 import { portalErrorCategory } from '../internal/portal-error-categories.js';
-import { PORTAL_ERROR_CODES, type PortalErrorCategory } from '../internal/portal-error-codes.js';
+import type { PortalErrorCategory } from '../internal/portal-error-codes.js';
 import { ApiError, type ApiErrorInit } from './api-error.js';
 
 export { isAlreadyGenerated, parsePortalCode } from './portal-code.js';
 
-/** The portal's description of a code, looked up in its list; `undefined` for a code not in the list. */
-function portalDescription(code: number): string | undefined {
-  return Object.hasOwn(PORTAL_ERROR_CODES, code) ? PORTAL_ERROR_CODES[code]?.description : undefined;
+/** What a {@link PortalError} is made of: an {@link ApiErrorInit}, the portal's code, and its description if known. */
+export interface PortalErrorInit extends ApiErrorInit {
+  /** The portal's numeric code, parsed from `PORTAL_ERROR_{n}`. */
+  portalCode: number;
+  /**
+   * The portal's description of the code. The client's error mapping looks it up in the portal's list; a PortalError
+   * made by hand has the one it is given (`describePortalError(code).description` of `invoicing-service-sdk/gst`).
+   * @default undefined
+   */
+  portalMessage?: string | undefined;
 }
 
 const flat = (text: string): string => text.replace(/[\s_]+/g, '').toLowerCase();
@@ -19,7 +26,7 @@ function serviceExplained(body: unknown, portalCode: number): boolean {
 }
 
 // A bare "PORTAL_ERROR_238" in a log is what partners cannot act on; a message of the service is kept as it is.
-function messageOf(init: ApiErrorInit & { portalCode: number }, description: string | undefined): string {
+function messageOf(init: PortalErrorInit, description: string | undefined): string {
   if (description === undefined || serviceExplained(init.body, init.portalCode)) return init.message;
   return `${init.message} (portal error ${init.portalCode}: ${description})`;
 }
@@ -43,9 +50,9 @@ export class PortalError extends ApiError {
   /** The portal's numeric error code, parsed from `PORTAL_ERROR_{n}`. */
   readonly portalCode: number;
   /**
-   * The portal's own description of the code, worded as published; `undefined` for a code not in the list. Looked up
-   * in the list PortalError imports itself, so it is the same whatever was imported before (a PortalError made by hand
-   * included).
+   * The portal's own description of the code, worded as published; `undefined` for a code not in the list. Every
+   * PortalError the client throws has it (its error mapping looks the code up); one made by hand has the
+   * `portalMessage` it was given, whatever was imported before.
    */
   readonly portalMessage: string | undefined;
   /**
@@ -57,8 +64,8 @@ export class PortalError extends ApiError {
   /** Whether trying again later may succeed: true exactly when `category` is `'retryable'`. */
   readonly retryable: boolean;
 
-  constructor(init: ApiErrorInit & { portalCode: number }) {
-    const description = portalDescription(init.portalCode);
+  constructor(init: PortalErrorInit) {
+    const description = init.portalMessage;
     super({ ...init, message: messageOf(init, description) });
     this.portalCode = init.portalCode;
     this.portalMessage = description;
