@@ -1,13 +1,15 @@
 // Tests the package as users get it: a plain `npm pack` from a tree without dist/ (the `prepack` script builds), the
 // tarball installed into a scratch consumer project, used there with `import` and `require` on Node 24 and Node 22,
 // first WITHOUT msw (the testing kit's mock server, fixtures and signWebhook need none), then with msw, and under real
-// Jest 30: a default CommonJS project, and the ESM mode recipe of docs/testing.md with msw 3 and with msw 2.
+// Jest 30: a default CommonJS project, and the ESM mode recipe of docs/testing.md with msw 3 and with msw 2. TypeScript
+// projects (CommonJS and ES module, skipLibCheck false) type-check every subpath (scripts/consumer-types.mjs).
 // Then @arethetypeswrong/cli and publint. Fails (exit 1) on any problem. Run with `npm run test:package`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { typeCheckConsumers } from './consumer-types.mjs';
 import { editorView } from './editor-check.mjs';
 import { firstLoad } from './first-load.mjs';
 import { ensureNode22 } from './node22.mjs';
@@ -166,6 +168,10 @@ try {
     for (const file of noMsw) pass(`${label}: ${run(binary, [file], scratch).trim().replace(/^ok: /, '')}`);
   }
 
+  step('TypeScript projects type-check the package with skipLibCheck false (no msw installed)');
+  addToConsumer(scratch, [`@types/node@${versionOf('@types/node')}`]);
+  for (const line of typeCheckConsumers(scratch, { msw: false })) pass(line);
+
   step('editor hovers and go-to-definition in the installed package (TypeScript language service)');
   const source =
     "import type { EwayBillModel } from 'invoicing-service-sdk';\n" +
@@ -191,6 +197,7 @@ try {
 
   step('add msw 3 and msw 2 (as msw2) to the consumer');
   addToConsumer(scratch, [`msw@${versionOf('msw')}`, `msw2@npm:msw@${versionOf('msw2')}`]);
+  for (const line of typeCheckConsumers(scratch, { msw: true })) pass(line);
   const full = writeCheck(scratch, 'scripts/consumer-checks.mjs', 'check', {
     esm: "const sdk = await import('invoicing-service-sdk');",
     cjs: "const sdk = require('invoicing-service-sdk');",
