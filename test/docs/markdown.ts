@@ -18,7 +18,8 @@ export function codeBlocks(file: string): CodeBlock[] {
     if (open === undefined) {
       if (fence) open = { line: index + 1, lang: fence[2] ?? '', indent: fence[1] ?? '', body: [] };
     } else if (fence) {
-      const code = open.body.map((body) => (body.startsWith(open!.indent) ? body.slice(open!.indent.length) : body));
+      const { indent } = open;
+      const code = open.body.map((body) => (body.startsWith(indent) ? body.slice(indent.length) : body));
       blocks.push({ file, line: open.line, lang: open.lang, code: code.join('\n') });
       open = undefined;
     } else {
