@@ -102,4 +102,35 @@ describe('the docs import only what the SDK exports', () => {
     }
     expect(wrong).toEqual([]);
   });
+
+  it('every other package a README sample imports is one the README tells the reader to install', () => {
+    // A sample that imports zod worked in this repository because the SDK's own zod is hoisted into node_modules;
+    // in a partner's project it is theirs to install. The packages the README says to install, with `npm install`:
+    const readme = readFileSync('README.md', 'utf8');
+    const installed = new Set(
+      [...readme.matchAll(/npm install((?:\s+-D)?(?:\s+[@\w./-]+)+)/g)].flatMap((m) =>
+        (m[1] as string)
+          .trim()
+          .split(/\s+/)
+          .filter((word) => word !== '-D')
+          .map((word) => word.replace(/(?<=.)@[^/]*$/, '')),
+      ),
+    );
+    // The test runner of a testing sample is the reader's own, whichever they use.
+    const runners = new Set(['vitest']);
+    const packageOf = (specifier: string) =>
+      specifier.startsWith('@') ? specifier.split('/', 2).join('/') : (specifier.split('/')[0] as string);
+    const missing = codeBlocks('README.md')
+      .filter((block) => block.lang === 'ts')
+      .flatMap((block) =>
+        [...block.code.matchAll(/(?:from|import)\s*\(?\s*'([^'.][^']*)'/g)].map((m) => [
+          packageOf(m[1] as string),
+          `README.md:${block.line}`,
+        ]),
+      )
+      .filter(([name]) => !/^(node:|invoicing-service-sdk$)/.test(name as string))
+      .filter(([name]) => !installed.has(name as string) && !runners.has(name as string))
+      .map(([name, where]) => `${where}: ${name} (the README never says npm install ${name})`);
+    expect(missing).toEqual([]);
+  });
 });
