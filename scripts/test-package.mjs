@@ -1,5 +1,6 @@
 // Tests the package as users get it: a plain `npm pack` from a tree without dist/ (the `prepack` script builds), the
-// tarball installed into a scratch consumer project, used there with `import` and `require` on Node 24 and Node 22,
+// tarball installed into a scratch consumer project, used there with `import` and `require` on Node 24, Node 22 and the
+// oldest Node of package.json's engines,
 // first WITHOUT msw (the testing kit's mock server, fixtures and signWebhook need none), then with msw, and under real
 // Jest 30: a default CommonJS project, and the ESM mode recipe of docs/testing.md with msw 3 and with msw 2. TypeScript
 // projects (CommonJS and ES module, skipLibCheck false) type-check every subpath (scripts/consumer-types.mjs).
@@ -12,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { typeCheckConsumers } from './consumer-types.mjs';
 import { editorView } from './editor-check.mjs';
 import { firstLoad } from './first-load.mjs';
-import { ensureNode22 } from './node22.mjs';
+import { engineFloor, ensureNode, ensureNode22 } from './node22.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -152,9 +153,12 @@ try {
   pass('dist/index.js imports no node: module and no msw (edge runtimes can load it)');
 
   const node22 = ensureNode22(root);
+  // The oldest Node that package.json's engines (and the README) claim: what is claimed is what runs here.
+  const floor = engineFloor(root);
   const nodes = [
     [`Node ${process.versions.node}`, process.execPath],
     [`Node ${run(node22, ['--version']).trim().slice(1)}`, node22],
+    [`Node ${floor} (engines' floor)`, ensureNode(floor)],
   ];
 
   step('install the tarball alone (no msw) into a scratch consumer');
