@@ -14,6 +14,7 @@ import { typeCheckConsumers } from './consumer-types.mjs';
 import { editorView } from './editor-check.mjs';
 import { firstLoad } from './first-load.mjs';
 import { engineFloor, ensureNode, ensureNode22 } from './node22.mjs';
+import { linkProblems, sourceMapProblems } from './tarball-links.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -96,9 +97,9 @@ try {
     (f) => !files.includes(f),
   );
   if (missing.length) throw new Error(`the tarball lacks ${missing.join(', ')} (files: ${files.join(', ')})`);
-  const stray = files.filter((f) => !/^(dist\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(f));
+  const stray = files.filter((f) => !/^(dist\/|docs\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(f));
   if (stray.length) throw new Error(`unexpected files in the tarball: ${stray.join(', ')}`);
-  pass('npm pack built dist/ and ships it (every entry, both formats, declarations, the bin)');
+  pass('npm pack built dist/ and ships it (every entry, both formats, declarations, the bin), and docs/');
 
   step('the declaration files have readable names');
   // Each entry's dist/<entry>.d.ts and .d.cts, and one declaration per source module under dist/types/esm and
@@ -175,6 +176,19 @@ try {
   step('TypeScript projects type-check the package with skipLibCheck false (no msw installed)');
   addToConsumer(scratch, [`@types/node@${versionOf('@types/node')}`]);
   for (const line of typeCheckConsumers(scratch, { msw: false })) pass(line);
+
+  step('the installed package: every link of its README and docs resolves, every source map has its sources');
+  {
+    const installed = join(scratch, 'node_modules/invoicing-service-sdk');
+    const repositoryBase = `${manifest.homepage.replace(/#readme$/, '')}/`;
+    const problems = linkProblems(installed, files, repositoryBase);
+    if (problems.length) throw new Error(`links that do not resolve in the package:\n${problems.join('\n')}`);
+    const maps = sourceMapProblems(installed, files);
+    if (maps.problems.length) throw new Error(`source maps:\n${maps.problems.join('\n')}`);
+    pass(
+      `the links of README.md and docs/*.md resolve in the package (repository examples/ aside); ${maps.maps} source maps, every sourceMappingURL shipped`,
+    );
+  }
 
   step('editor hovers and go-to-definition in the installed package (TypeScript language service)');
   const source =
