@@ -136,7 +136,7 @@ export interface ResolvedOptions {
 export const DEFAULT_TIMEOUT = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-/** The largest cap: a longer body could not become one string (a V8 string holds at most about 2^29 characters). */
+/** The largest cap: a longer body could not become one string (V8 limits the length of a string; see its `String.length` maximum). */
 const MAX_RESPONSE_BYTES_LIMIT = 256 * 1024 * 1024;
 
 const MAX_TIMEOUT_MS = MAX_TIMER_MS;

@@ -32,8 +32,8 @@ import { type HttpMethod, sendAttempt } from './transport.js';
 
 /**
  * The mapping of error answers to typed errors, imported when the first error answer arrives, before it is mapped: it
- * brings `PortalError` and the portal's 383 descriptions (about 7 KiB of a min+gzip bundle), which a bundler that
- * splits code then keeps out of the client's first chunk. Every error is still built whole, description included.
+ * brings `PortalError` and the portal's descriptions (their size: docs/benchmarks.md), which a bundler that splits
+ * code then keeps out of the client's first chunk. Every error is still built whole, description included.
  * A program that imports `PortalError` itself has them from the start.
  */
 const mapping = /* @__PURE__ */ lazyPart(() => import('../errors/map-response.js'));

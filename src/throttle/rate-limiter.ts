@@ -40,8 +40,8 @@ export interface RateLimiter {
 
 /**
  * Marks a limiter of the SDK's own that rejects `acquire` as soon as its signal aborts (the in-process one): the client
- * then does not wrap its wait in one more listener and promise per call (100,000 queued calls, aborted at once, paid
- * about 70 ms for it). A registered symbol, so the ESM and CJS copies of the SDK agree.
+ * then does not wrap its wait in one more listener and promise per call, which a queue of many calls aborted at once
+ * pays for (docs/benchmarks.md). A registered symbol, so the ESM and CJS copies of the SDK agree.
  */
 export const HONORS_ABORT: unique symbol = Symbol.for('invoicing-service-sdk.limiter-honors-abort') as never;
 
