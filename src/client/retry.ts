@@ -27,6 +27,7 @@ import { lazyPart } from '../internal/lazy.js';
 import { HONORS_ABORT, type RateLimiter, type ReleaseSlot, type SlotOutcome } from '../throttle/rate-limiter.js';
 import type { Credential, Credentials } from './credentials.js';
 import { type ClientHooks, emit, type Logger } from './events.js';
+import { attemptHeaders } from './headers.js';
 import { type CallTelemetry, startCall } from './telemetry.js';
 import { type HttpMethod, sendAttempt } from './transport.js';
 
@@ -141,27 +142,6 @@ export interface Call {
 }
 
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
-
-/**
- * The headers of one attempt: the client's, then the call's, then the key (which nothing can override), the body's
- * type, and the trace context (unless the call set its own `traceparent`). A plain object with lower-case names, so a
- * header spelt in another case replaces the one before it, as in a `Headers`; ky merges plain objects without building
- * `Headers` of its own twice more for each request.
- */
-function attemptHeaders(
-  sender: Sender,
-  call: Call,
-  credential: Credential,
-  telemetry: CallTelemetry | undefined,
-): Record<string, string> {
-  // No prototype: a header named `__proto__` is a header like any other.
-  const headers: Record<string, string> = Object.assign(Object.create(null), sender.headers);
-  if (call.headers) for (const name in call.headers) headers[name.toLowerCase()] = call.headers[name] as string;
-  headers.authorization = credential.authorization;
-  if (call.body !== undefined) headers['content-type'] = 'application/json';
-  telemetry?.inject(headers, sender.runtimeFetch);
-  return headers;
-}
 
 /**
  * Sends with rate limiting and retries; resolves only to the call's success answer, otherwise throws the typed error.
@@ -348,7 +328,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       method: call.method,
       url: call.url,
       body: call.body,
-      headers: attemptHeaders(sender, call, credential, telemetry),
+      headers: headersOf(sender, call, credential, telemetry),
       timeout: call.timeout,
       maxResponseBytes: call.maxResponseBytes,
       signal,
@@ -401,4 +381,11 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
     if (!(thrown instanceof ServiceError) || thrown instanceof AbortedAfterSendError) throw thrown;
     return thrown;
   }
+}
+
+/** The headers of one attempt (./headers.ts), and the trace context unless the call set its own `traceparent`. */
+function headersOf(sender: Sender, call: Call, credential: Credential, telemetry: CallTelemetry | undefined) {
+  const headers = attemptHeaders(sender.headers, call.headers, credential.authorization, call.body !== undefined);
+  telemetry?.inject(headers, sender.runtimeFetch);
+  return headers;
 }

@@ -16,6 +16,7 @@ import {
 } from './batch.js';
 import { registerBudget } from './budget.js';
 import { Credentials } from './credentials.js';
+import { checkHeaders } from './headers.js';
 import {
   checkRequestOptions,
   type RequestOptions,
@@ -27,7 +28,6 @@ import {
   type ServiceClientOptions,
 } from './options.js';
 import {
-  checkHeaders,
   checkSchema,
   HTTP_METHODS,
   jsonBody,
@@ -45,7 +45,6 @@ import {
 } from './results.js';
 import { type Call, defaultRetryPolicy, type Sender, sendWithRetries } from './retry.js';
 import { checkRoute } from './route.js';
-import { userAgent } from './runtime.js';
 import type { HttpMethod } from './transport.js';
 
 export type { EwayBillResult, RequestResult, ResponseMeta } from './results.js';
@@ -125,19 +124,7 @@ export class ServiceClient {
     this.#options = resolved;
     this.#limiter = options.rateLimiter ?? sharedRateLimiter();
     registerBudget(this, options.rateLimitKey === undefined ? apiKey : `budget:${options.rateLimitKey}`);
-    // One Headers object, so a user header spelt in another case replaces ours instead of being joined to it; the
-    // ones the SDK owns are set per attempt and cannot be overridden (the key is read per attempt, as it may rotate).
-    // A User-Agent of the caller's (an ERP's name and version) is added after the SDK's, so the service can still
-    // tell which SDK version sent a request.
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(resolved.headers)) headers.set(name, value);
-    const callerAgent = headers.get('User-Agent')?.trim();
-    headers.set('User-Agent', callerAgent ? `${userAgent()} ${callerAgent}` : userAgent());
-    headers.delete('Authorization');
-    headers.delete('Content-Type');
-    headers.set('Accept', 'application/json');
-    // Kept as a plain object with lower-case names (what `Headers` iterates): each attempt copies it.
-    this.#headers = Object.freeze(Object.fromEntries(headers));
+    this.#headers = resolved.headers;
     this.#fetch = resolved.fetch ?? ((resource, init) => globalThis.fetch(resource, init));
   }
 
@@ -244,7 +231,7 @@ export class ServiceClient {
     const callOptions = checkRequestOptions(options, 'request') as ServiceRequestOptions<T>;
     const schema = checkSchema(callOptions.schema);
     const route = checkRoute(callOptions.route, path);
-    const headers = checkHeaders(callOptions.headers);
+    const headers = checkHeaders(callOptions.headers, 'request: options.headers');
     const body = jsonBody(callOptions.body);
     if (this.#waiting > 0 || !ky.value || !requestRules.value) {
       await this.#inTurn(Promise.all([ky.load(), requestRules.load()]));
