@@ -25,7 +25,7 @@ export type { QueryValue, StandardSchemaV1 } from './client/request-input.js';
 export { SDK_VERSION } from './client/runtime.js';
 export type { EwayBillResult, RequestResult, ResponseMeta, ServiceRequestOptions } from './client/service-client.js';
 export { ServiceClient } from './client/service-client.js';
-export type { HttpMethod } from './client/transport.js';
+export type { HttpMethod } from './client/call.js';
 export type {
   ApiErrorInit,
   PortalErrorInit,

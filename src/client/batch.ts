@@ -4,7 +4,7 @@ import { abortError } from '../internal/abort.js';
 import { callUserCallback, type WarnSink } from '../internal/callback.js';
 import type { EwayBillModel } from '../model/schemas.js';
 import { budgetOf } from './budget.js';
-import { createEwayBillOnce, type EwayBillCreator, type EwayBillOnceResult } from './once.js';
+import { createEwayBillOnce, type EwayBillCreator, type EwayBillOnceResult, NO_RESEND } from './once.js';
 import { checkRequestOptions } from './options.js';
 
 /** One document of a batch. */
@@ -182,21 +182,6 @@ function checkOptions(
   return { concurrencyPerClient: concurrency, readAhead, keepResults: options.keepResults !== false };
 }
 
-/** A client whose uncertain failures look certain to `createEwayBillOnce`, so it never sends a second time. */
-function noResend(client: EwayBillCreator): EwayBillCreator {
-  return {
-    createEwayBill: (docHashId, model, options) =>
-      client.createEwayBill(docHashId, model, options).catch((error: unknown) => {
-        throw mayHaveSucceeded(error) ? new NoResend(error) : error;
-      }),
-  };
-}
-
-/** Carries an uncertain error through `createEwayBillOnce` without a resend; unwrapped when the item settles. */
-class NoResend {
-  constructor(readonly error: unknown) {}
-}
-
 /** The estimate of {@link EwayBillBatchProgress.etaMs}: the slowest lane's unsettled items times its pace. */
 function etaOf(lanes: Iterable<Lane>): number {
   let eta = 0;
@@ -327,7 +312,7 @@ export async function createEwayBills(
     if ('value' in outcome) {
       result = { status: 'fulfilled', ...base, value: outcome.value };
     } else {
-      const thrown = outcome.error instanceof NoResend ? outcome.error.error : outcome.error;
+      const thrown = outcome.error;
       const error = thrown instanceof Error ? thrown : new Error(String(thrown), { cause: thrown });
       result = { status: 'rejected', ...base, error, mayHaveSucceeded: mayHaveSucceeded(error) };
       failed += 1;
@@ -421,7 +406,7 @@ export async function createEwayBills(
     return fed;
   }
 
-  const send = (index: number, item: EwayBillBatchItem): Promise<EwayBillOnceResult> => {
+  const send = (item: EwayBillBatchItem): Promise<EwayBillOnceResult> => {
     const client = lookup(item.client) as EwayBillCreator;
     const onceOptions = {
       signal,
@@ -429,14 +414,11 @@ export async function createEwayBills(
       maxRetries: options.maxRetries,
       resendDelayMs: options.resendDelayMs,
       mayAlreadyExist: item.mayAlreadyExist === true,
+      // Without recovery, one request: an uncertain failure is the item's error (an internal option of
+      // createEwayBillOnce); a 604 of an item that may already exist still means it does.
+      [NO_RESEND]: options.recover === false,
     };
-    // Without recovery, a 604 of an item that may already exist still means it does: one request either way.
-    return createEwayBillOnce(
-      options.recover === false ? noResend(client) : client,
-      item.docHashId,
-      item.model,
-      onceOptions,
-    );
+    return createEwayBillOnce(client, item.docHashId, item.model, onceOptions);
   };
 
   /** Settles the unstarted items of a lane whose key was refused, at once, with the refusal. */
@@ -462,7 +444,7 @@ export async function createEwayBills(
         queued -= 1;
         wake?.();
         try {
-          settle(index, { value: await send(index, entry.item) });
+          settle(index, { value: await send(entry.item) });
         } catch (error) {
           settle(index, { error });
           const code = (error as { code?: unknown } | null)?.code;

@@ -213,6 +213,44 @@ export function checkRequestOptions(options: unknown, method = 'createEwayBill')
   return options as RequestOptions;
 }
 
+/**
+ * Internal options of a call, keyed by symbols a partner's code cannot spell: what `createEwayBillOnce` and
+ * `createEwayBills` tell the client and each other. Never part of the public options' types.
+ */
+export const EARLIER_SEND: unique symbol = Symbol('invoicing-service-sdk.earlierSend');
+
+/** A call's options, checked and resolved against the client's once, as the call holds them. */
+export interface CallOptions {
+  readonly timeout: number | false;
+  readonly maxRetries: number;
+  readonly maxResponseBytes: number;
+  readonly signal: AbortSignal | undefined;
+  readonly retryWhenMaybeSent: boolean;
+  /** An earlier request of this call (`createEwayBillOnce`'s first) may have reached the service. */
+  readonly earlierSend: boolean;
+}
+
+/**
+ * Checks a call's options and resolves them against the client's, in one pass: the only place a call's options are
+ * read. `options` is the object the caller passed.
+ * @throws {TypeError} as {@link checkRequestOptions}.
+ */
+export function resolveCallOptions(options: unknown, client: ResolvedOptions, method: string): CallOptions {
+  const given = checkRequestOptions(options, method);
+  return {
+    // Checked above; whole milliseconds, as the client's own.
+    timeout:
+      given.timeout === undefined || given.timeout === false
+        ? (given.timeout ?? client.timeout)
+        : Math.ceil(given.timeout),
+    maxRetries: given.maxRetries ?? client.maxRetries,
+    maxResponseBytes: given.maxResponseBytes ?? client.maxResponseBytes,
+    signal: given.signal,
+    retryWhenMaybeSent: given.retryWhenMaybeSent === true,
+    earlierSend: (given as { [EARLIER_SEND]?: unknown })[EARLIER_SEND] === true,
+  };
+}
+
 export function resolveTimeout(value: number | false | undefined, fallback: number | false, name: string) {
   return value === undefined ? fallback : checkTimeout(value, name);
 }

@@ -2,7 +2,7 @@
 // own, and a Standard Schema for the answer. Everything here runs before anything is sent.
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { describeType, describeValue } from '../internal/describe.js';
-import type { HttpMethod } from './transport.js';
+import type { HttpMethod } from './call.js';
 
 /** The methods `request` sends. */
 export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
