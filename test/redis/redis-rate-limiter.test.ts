@@ -125,7 +125,8 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
           0,
         );
         // Redis decided every request. How many calls each decision takes grows with the machine's load (a grant
-        // handed over late is confirmed again), so it is a benchmark figure (`npm run bench:redis-calls`), not a bound.
+        // handed over late is confirmed again), so it is a benchmark figure, not a bound: "Redis script calls … per
+        // granted request" in `ONLY=one-key-starts npm run bench:redis`.
         expect(scriptCalls).toBeGreaterThanOrEqual(4);
       });
       // Starts only spaces the starts (fetch called); arrivals may jitter, which is what waitForAnswer is for.
