@@ -37,6 +37,7 @@ export type Script =
 export interface Post {
   readonly key: string;
   readonly docHashId: string;
+  /** `Date.now()` when the POST was read: the clock of the SDK's send times (test/helpers/send-times.ts). */
   readonly at: number;
   readonly body: unknown;
 }
@@ -78,7 +79,7 @@ export async function startBillServer(options: {
       if (req.method !== 'POST' || !match?.[1]) return send(404, { success: false, error_code: 'NOT_FOUND' });
       const docHashId = decodeURIComponent(match[1]);
       const text = Buffer.concat(chunks).toString('utf8');
-      posts.push({ key, docHashId, at: performance.now(), body: text ? JSON.parse(text) : undefined });
+      posts.push({ key, docHashId, at: Date.now(), body: text ? JSON.parse(text) : undefined });
       for (const wake of waiters.splice(0)) wake();
       if (!keys.has(key)) return send(401, { success: false, error_code: 'UNAUTHORIZED', message: 'bad key' });
       if (!documents.has(docHashId)) {
