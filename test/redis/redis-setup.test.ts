@@ -47,10 +47,26 @@ describe.each(LIBRARIES)('eviction settings, with $name', (library) => {
 
       await client.command(['CONFIG', 'SET', 'maxmemory-policy', 'noeviction']);
       const quiet = recordingLogger();
-      const calm = createRedisRateLimiter({ redis: client.redis, logger: quiet, interval: 10, margin: 0 });
+      // The check is one INFO round trip: the client is watched for it, and once it is answered (and a turn has let the
+      // check act on the answer), nothing must have been said.
+      const infos: Promise<unknown>[] = [];
+      const watched = new Proxy(client.redis as object, {
+        get(target, property) {
+          const value = Reflect.get(target, property);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            const result = value.apply(target, args);
+            const first = Array.isArray(args[0]) ? args[0][0] : args[0];
+            if (property === 'info' || String(first).toUpperCase() === 'INFO') infos.push(Promise.resolve(result));
+            return result;
+          };
+        },
+      });
+      const calm = createRedisRateLimiter({ redis: watched as never, logger: quiet, interval: 10, margin: 0 });
       (await calm.acquire('k-calm'))?.();
-      // The check is one INFO round trip: give it that long, then nothing must have been said.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await vi.waitFor(() => expect(infos).toHaveLength(1), { timeout: 10_000, interval: 5 });
+      await Promise.allSettled(infos);
+      await new Promise((resolve) => setImmediate(resolve));
       expect(quiet.warnings).toEqual([]);
     } finally {
       await client.command(['CONFIG', 'SET', 'maxmemory', '0']);
