@@ -55,10 +55,13 @@ export async function startBillServer(options: {
 }) {
   const slowMs = options.slowMs ?? 1000;
   const timers = new Set<NodeJS.Timeout>();
+  const whenIdle = new Set<() => void>();
   const later = (ms: number, run: () => void) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
       run();
+      if (timers.size === 0) for (const resolve of whenIdle.values()) resolve();
+      if (timers.size === 0) whenIdle.clear();
     }, ms);
     timers.add(timer);
   };
@@ -129,6 +132,12 @@ export async function startBillServer(options: {
     script(docHashId: string, ...steps: Script[]) {
       scripts.set(docHashId, [...(scripts.get(docHashId) ?? []), ...steps]);
     },
+    /** Resolves once no slow answer is pending: every bill the service was still working on is recorded. */
+    idle: () =>
+      new Promise<void>((resolve) => {
+        if (timers.size === 0) resolve();
+        else whenIdle.add(resolve);
+      }),
     /** Resolves once `count` POSTs have arrived (rejects after `ms`). */
     async waitForPosts(count: number, ms = 10_000): Promise<void> {
       const deadline = Date.now() + ms;
