@@ -1,18 +1,27 @@
 // `npm test` starts with scripts/check-parts.mjs: on a machine without redis-server or Chromium it must say so at
 // once, one line per missing part with the command that installs it, and exit non-zero, before lint and vitest.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
+
+/** npm's own script: the one running these tests (npm_execpath, under npm or npx), else the `npm` on the PATH. */
+function npmCli(): string {
+  if (process.env.npm_execpath) return process.env.npm_execpath;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (existsSync(join(dir, 'npm'))) return realpathSync(join(dir, 'npm'));
+  }
+  throw new Error('npm is not on the PATH');
+}
 const script = join(process.cwd(), 'scripts', 'check-parts.mjs');
 // A PATH holding only node, npm and sh: no redis-server on it.
 const bare = mkdtempSync(join(tmpdir(), 'check-parts-'));
 symlinkSync(process.execPath, join(bare, 'node'));
-symlinkSync('/usr/lib/node_modules/npm/bin/npm-cli.js', join(bare, 'npm'));
+symlinkSync(npmCli(), join(bare, 'npm'));
 symlinkSync('/bin/sh', join(bare, 'sh'));
 afterAll(() => rmSync(bare, { recursive: true, force: true }));
 
