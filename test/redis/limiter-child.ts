@@ -5,6 +5,7 @@ import { ServiceClient } from '../../src/index.js';
 import type { RedisLike } from '../../src/redis/index.js';
 import { createRedisRateLimiter } from '../../src/redis/index.js';
 import { validModel } from '../helpers/model.js';
+import { type Send, stampingFetch } from '../helpers/send-times.js';
 
 // Loaded at run time from node_modules: bundled into ESM, ioredis's own `require` calls fail.
 const IoRedis = createRequire(import.meta.url)('ioredis5') as new (
@@ -12,14 +13,18 @@ const IoRedis = createRequire(import.meta.url)('ioredis5') as new (
 ) => RedisLike & { disconnect(): void };
 const { REDIS_PORT, BASE_URL, API_KEY, COUNT, NAME } = process.env;
 const redis = new IoRedis({ host: '127.0.0.1', port: Number(REDIS_PORT), lazyConnect: false });
+const sends: Send[] = [];
 const client = new ServiceClient({
   apiKey: API_KEY as string,
   baseUrl: BASE_URL as string,
   rateLimiter: createRedisRateLimiter({ redis }),
   maxRetries: 0,
+  fetch: stampingFetch(sends),
 });
 try {
   for (let i = 0; i < Number(COUNT); i++) await client.createEwayBill(`${NAME}-${i}`, validModel());
 } finally {
   redis.disconnect();
 }
+// When this process handed each request to fetch (Date.now()): the test checks these across the processes.
+process.stdout.write(`${JSON.stringify(sends)}\n`);

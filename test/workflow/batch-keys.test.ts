@@ -101,7 +101,9 @@ describe('lazy reading', () => {
     expect(produced).toBeLessThan(20 + 100 + 5);
   });
 
-  it('1,000 keys × 1 item all go out, one lane per key', async () => {
+  // The timeout only guards against a hang: 1,000 real requests take seconds on a loaded machine (20 s was too short
+  // with four test workers at load 20).
+  it('1,000 keys × 1 item all go out, one lane per key', { timeout: 120_000 }, async () => {
     const keys = Array.from({ length: 1000 }, (_, i) => `sk_many_${i}`);
     server = await startBillServer({ keys, documents: [] });
     const baseUrl = server.baseUrl;
