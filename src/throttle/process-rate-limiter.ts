@@ -1,7 +1,16 @@
 import pThrottle from 'p-throttle';
 import { pause } from './pause.js';
 import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
-import { HONORS_ABORT, type RateLimiter, type ReleaseSlot, type SlotOutcome } from './rate-limiter.js';
+import {
+  ACQUIRE_ALL,
+  budgetOrder,
+  HONORS_ABORT,
+  joinSlots,
+  type MultiBudgetLimiter,
+  type RateLimiter,
+  type ReleaseSlot,
+  type SlotOutcome,
+} from './rate-limiter.js';
 
 /** The in-process limiter: a {@link RateLimiter} that also tells how many keys it holds. */
 export interface ProcessRateLimiter extends RateLimiter {
@@ -20,9 +29,20 @@ interface InFlight {
   readonly grantedAt: number;
   /** Being written: it may reach the service at any moment, until `sent()` says it has. */
   leaving: boolean;
+  /**
+   * Granted while the request still waits for another of its budgets: it may leave at any moment after that, so the
+   * key's next request waits for its `sent()` or its release, however long (both come from this process).
+   */
+  held: boolean;
+  /** Whether `sent()` was called: a request released without it never left, and its slot is given back. */
+  wasSent: boolean;
+  /** The key's `lastStart` before this grant, restored when the grant is given back unused. */
+  readonly previousStart: number;
 }
 
 interface Waiter {
+  /** Grant it held (see {@link InFlight.held}). */
+  readonly hold: boolean;
   resolve(release: ReleaseSlot): void;
 }
 
@@ -141,6 +161,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
 
   /** The earliest time the next request of the key may start. */
   function earliestStart(state: KeyState): number {
+    for (const r of state.inFlight) if (r.held) return Number.POSITIVE_INFINITY;
     // The margin applies from the moment a request left too: arrivals jitter by more than timers do.
     let earliest = state.lastStart + interval + margin;
     const lag = learntLag(performance.now());
@@ -178,7 +199,14 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     if (!waiter) return;
     state.waiters.delete(waiter);
     const now = performance.now();
-    const request: InFlight = { start: now, grantedAt: now, leaving: false };
+    const request: InFlight = {
+      start: now,
+      grantedAt: now,
+      leaving: false,
+      held: waiter.hold,
+      wasSent: false,
+      previousStart: state.lastStart,
+    };
     state.lastStart = request.start;
     state.inFlight.add(request);
     let released = false;
@@ -189,6 +217,10 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       if (released) return;
       released = true;
       state.inFlight.delete(request);
+      if (outcome?.unused === true && !request.wasSent) {
+        giveBack(id, state, request);
+        return;
+      }
       if (outcome?.rateLimited === true) {
         const now = performance.now();
         learnt = maxLag;
@@ -206,10 +238,12 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     // keeps the next start `interval` after the request really left. A waiting turn re-reads these when it wakes.
     const sent = () => {
       if (released) return;
+      request.wasSent = true;
       request.start = Math.max(request.start, performance.now());
       state.lastStart = Math.max(state.lastStart, request.start);
-      if (request.leaving) {
+      if (request.leaving || request.held) {
         request.leaving = false;
+        request.held = false;
         wakeWaiting();
       }
     };
@@ -217,6 +251,69 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       if (!released) request.leaving = true;
     };
     waiter.resolve(Object.assign(release, { sent, leaving }));
+  }
+
+  /**
+   * A grant released unused (never sent): the key's next request is spaced from the requests that did leave, not from
+   * this one, and p-throttle's gate, which counted it, is replaced so it does not delay the next one for nothing.
+   */
+  function giveBack(id: string, state: KeyState, request: InFlight): void {
+    let last = request.previousStart;
+    if (state.lastAnswered) last = Math.max(last, state.lastAnswered.start);
+    for (const other of state.inFlight) last = Math.max(last, other.start);
+    if (state.lastStart === request.start) state.lastStart = last;
+    if (state.slotPending) {
+      state.gateController.abort();
+      freshGate(state);
+    }
+    for (const wake of [...state.releaseListeners]) wake();
+    settleIdle(id, state);
+  }
+
+  /** Waits for a slot of `id`; `hold` marks the grant held (see {@link InFlight.held}). */
+  function acquireOne(id: string, signal: AbortSignal | undefined, hold: boolean): Promise<ReleaseSlot> {
+    // Not throwIfAborted(): a signal from another realm or a polyfill may lack it.
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const state = stateFor(id);
+    return new Promise<ReleaseSlot>((resolve, reject) => {
+      const onAbort = () => {
+        state.waiters.delete(waiter);
+        // The last waiter left: drop the pending turn and its timers, so nothing keeps the process alive.
+        if (state.waiters.size === 0 && state.slotPending) {
+          state.gateController.abort();
+          freshGate(state);
+        }
+        reject(signal?.reason);
+        settleIdle(id, state);
+      };
+      const waiter: Waiter = {
+        hold,
+        resolve: (release) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(release);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      state.waiters.add(waiter);
+      pump(id, state);
+    });
+  }
+
+  /**
+   * One slot of every budget in `ids`, taken one after the other in {@link budgetOrder} (the same order for every
+   * caller, so two calls never wait for each other in a circle). Each grant but the last is held until the request
+   * leaves; when a later wait fails (an abort), the grants already made are given back unused.
+   */
+  async function acquireAll(ids: readonly string[], signal: AbortSignal | undefined): Promise<ReleaseSlot> {
+    const order = budgetOrder(ids);
+    const slots: ReleaseSlot[] = [];
+    try {
+      for (const [index, id] of order.entries()) slots.push(await acquireOne(id, signal, index < order.length - 1));
+    } catch (error) {
+      for (const slot of slots) slot({ unused: true });
+      throw error;
+    }
+    return joinSlots(slots) as ReleaseSlot;
   }
 
   function pump(id: string, state: KeyState): void {
@@ -238,36 +335,12 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       });
   }
 
-  const limiter: ProcessRateLimiter = {
+  const limiter: ProcessRateLimiter & MultiBudgetLimiter = {
     get keyCount() {
       return keys.size;
     },
-    acquire(id, signal) {
-      // Not throwIfAborted(): a signal from another realm or a polyfill may lack it.
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      const state = stateFor(id);
-      return new Promise<ReleaseSlot>((resolve, reject) => {
-        const onAbort = () => {
-          state.waiters.delete(waiter);
-          // The last waiter left: drop the pending turn and its timers, so nothing keeps the process alive.
-          if (state.waiters.size === 0 && state.slotPending) {
-            state.gateController.abort();
-            freshGate(state);
-          }
-          reject(signal?.reason);
-          settleIdle(id, state);
-        };
-        const waiter: Waiter = {
-          resolve: (release) => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(release);
-          },
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        state.waiters.add(waiter);
-        pump(id, state);
-      });
-    },
+    acquire: (id, signal) => acquireOne(id, signal, false),
+    [ACQUIRE_ALL]: acquireAll,
   };
   Object.defineProperty(limiter, HONORS_ABORT, { value: true });
   return limiter;

@@ -4,6 +4,12 @@ import { toHex } from '../internal/hex.js';
 export interface SlotOutcome {
   /** The service answered 429: the spacing was too tight for it. A limiter may widen its margin for the key. */
   readonly rateLimited?: boolean | undefined;
+  /**
+   * The request was never sent (the caller aborted while another budget of the call was still being waited for, or
+   * the attempt failed before fetch was called). A limiter may give the slot back, so the key's next request need
+   * not wait for it.
+   */
+  readonly unused?: boolean | undefined;
 }
 
 /**
@@ -44,6 +50,47 @@ export interface RateLimiter {
  * about 70 ms for it). A registered symbol, so the ESM and CJS copies of the SDK agree.
  */
 export const HONORS_ABORT: unique symbol = Symbol.for('invoicing-service-sdk.limiter-honors-abort') as never;
+
+/**
+ * Marks a limiter of the SDK's own that grants one request several budgets at once (a key's own, and its
+ * `rateLimitKey`'s): `limiter[ACQUIRE_ALL](keyIds, signal)` resolves with one slot that holds them all. A partner's
+ * limiter without it is asked for each budget in turn (see src/client/acquire.ts). A registered symbol, so the ESM
+ * and CJS copies of the SDK agree.
+ */
+export const ACQUIRE_ALL: unique symbol = Symbol.for('invoicing-service-sdk.limiter-acquire-all') as never;
+
+/** A limiter that takes several budgets for one request: the SDK's own limiters. */
+export interface MultiBudgetLimiter extends RateLimiter {
+  [ACQUIRE_ALL](keyIds: readonly string[], signal?: AbortSignal): Promise<ReleaseSlot>;
+}
+
+/** The budgets of one request in the one order every process takes them in: sorted, without repeats. */
+export function budgetOrder(keyIds: readonly string[]): string[] {
+  return [...new Set(keyIds)].sort();
+}
+
+/** One slot of several: released, sent and leaving together (a release is passed its outcome). */
+export function joinSlots(slots: readonly (ReleaseSlot | undefined)[]): ReleaseSlot | undefined {
+  const held = slots.filter((slot): slot is ReleaseSlot => slot !== undefined);
+  if (held.length <= 1) return held[0];
+  // Every slot is released even when one (a partner's) throws; the first error is thrown after.
+  const each = (use: (slot: ReleaseSlot) => void) => {
+    let failure: { error: unknown } | undefined;
+    for (const slot of held) {
+      try {
+        use(slot);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
+  };
+  const release = (outcome?: SlotOutcome) => each((slot) => slot(outcome));
+  return Object.assign(release, {
+    sent: () => each((slot) => slot.sent?.()),
+    leaving: () => each((slot) => slot.leaving?.()),
+  });
+}
 
 interface NodeHashLike {
   createHash(algorithm: 'sha256'): { update(data: string): { digest(encoding: 'hex'): string } };
