@@ -81,6 +81,11 @@ const wallClockOffset = () => Date.now() - performance.now();
  * @throws {TypeError} when an option is not a number in its range.
  */
 export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}): ProcessRateLimiter {
+  return createBudgetLimiter(options);
+}
+
+/** {@link createProcessRateLimiter}, typed with the SDK's internal several-budget grant (the Redis limiter's local stage). */
+export function createBudgetLimiter(options: ProcessRateLimiterOptions = {}): ProcessRateLimiter & MultiBudgetLimiter {
   const interval = checkOption('interval', options.interval ?? 1000, 1);
   const margin = checkOption('margin', options.margin ?? 25, 0);
   const waitForAnswer = options.waitForAnswer ?? false;

@@ -1,5 +1,6 @@
 // One process of test/redis/processes.test.ts: a ServiceClient with the Redis rate limiter (default options) makes
-// COUNT calls of one key to the counting server, then exits. Built by tsup (test/cli/cli-process.ts) and run by Node.
+// COUNT calls of one key to the counting server (naming RATE_LIMIT_KEY when set), prints when it handed each request to
+// fetch (`Date.now()`, one JSON array on stdout), then exits. Built by tsup (test/cli/cli-process.ts) and run by Node.
 import { createRequire } from 'node:module';
 import { ServiceClient } from '../../src/index.js';
 import type { RedisLike } from '../../src/redis/index.js';
@@ -10,16 +11,23 @@ import { validModel } from '../helpers/model.js';
 const IoRedis = createRequire(import.meta.url)('ioredis5') as new (
   options: object,
 ) => RedisLike & { disconnect(): void };
-const { REDIS_PORT, BASE_URL, API_KEY, COUNT, NAME } = process.env;
+const { REDIS_PORT, BASE_URL, API_KEY, COUNT, NAME, RATE_LIMIT_KEY } = process.env;
+const sends: number[] = [];
 const redis = new IoRedis({ host: '127.0.0.1', port: Number(REDIS_PORT), lazyConnect: false });
 const client = new ServiceClient({
   apiKey: API_KEY as string,
   baseUrl: BASE_URL as string,
   rateLimiter: createRedisRateLimiter({ redis }),
+  rateLimitKey: RATE_LIMIT_KEY || undefined,
   maxRetries: 0,
+  fetch: (input, init) => {
+    sends.push(Date.now());
+    return globalThis.fetch(input, init);
+  },
 });
 try {
   for (let i = 0; i < Number(COUNT); i++) await client.createEwayBill(`${NAME}-${i}`, validModel());
+  console.log(JSON.stringify(sends));
 } finally {
   redis.disconnect();
 }

@@ -19,32 +19,35 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+/** Runs one child process to its end; resolves with the send times it printed. */
+async function runChild(env: Record<string, string>): Promise<number[]> {
+  const process_ = spawn(process.execPath, [child.file], {
+    env: { ...process.env, REDIS_PORT: String(redis.port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  process_.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  process_.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const timer = setTimeout(() => process_.kill('SIGKILL'), 60_000);
+  const [code] = await once(process_, 'exit');
+  clearTimeout(timer);
+  expect(code, stderr).toBe(0);
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '[]') as number[];
+}
+
 describe('createRedisRateLimiter across three real processes', () => {
   it('no two requests of one key arrive less than 1000 ms apart (default options)', async () => {
     const server = await startCountingServer();
     const apiKey = freshKey('redis-processes');
     try {
-      const runs = ['a', 'b', 'c'].map(async (name) => {
-        const process_ = spawn(process.execPath, [child.file], {
-          env: {
-            ...process.env,
-            REDIS_PORT: String(redis.port),
-            BASE_URL: server.baseUrl,
-            API_KEY: apiKey,
-            COUNT: '3',
-            NAME: name,
-          },
-          stdio: ['ignore', 'ignore', 'pipe'],
-        });
-        let stderr = '';
-        process_.stderr?.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-        });
-        const timer = setTimeout(() => process_.kill('SIGKILL'), 60_000);
-        const [code] = await once(process_, 'exit');
-        clearTimeout(timer);
-        expect(code, stderr).toBe(0);
-      });
+      const runs = ['a', 'b', 'c'].map((name) =>
+        runChild({ BASE_URL: server.baseUrl, API_KEY: apiKey, COUNT: '3', NAME: name }),
+      );
       await Promise.all(runs);
       expect(server.arrivals).toHaveLength(9);
       expect(new Set(server.ids.map((id) => id.split('-')[0])).size).toBe(3);
@@ -56,4 +59,32 @@ describe('createRedisRateLimiter across three real processes', () => {
       await server.close();
     }
   }, 120_000);
+});
+
+describe('one key, one budget across two real processes (issue 28, item 1)', () => {
+  it.each([
+    ['one names a rateLimitKey and one names none', 'company-42', ''],
+    ['they name two different rateLimitKeys', 'company-42', 'company-43'],
+  ])(
+    '%s: the key sends at most once a second',
+    async (_, first, second) => {
+      const server = await startCountingServer();
+      const apiKey = freshKey('redis-one-budget');
+      try {
+        const [a, b] = await Promise.all([
+          runChild({ BASE_URL: server.baseUrl, API_KEY: apiKey, COUNT: '3', NAME: 'a', RATE_LIMIT_KEY: first }),
+          runChild({ BASE_URL: server.baseUrl, API_KEY: apiKey, COUNT: '3', NAME: 'b', RATE_LIMIT_KEY: second }),
+        ]);
+        expect(a).toHaveLength(3);
+        expect(b).toHaveLength(3);
+        // When each process handed a request to fetch: before the fix the two processes held two budgets of the key,
+        // and sent tens of ms apart (the audit's minimum gap: 68 ms).
+        const sends = [...a, ...b].sort((x, y) => x - y);
+        for (const gap of gaps(sends)) expect(gap).toBeGreaterThanOrEqual(1000);
+      } finally {
+        await server.close();
+      }
+    },
+    120_000,
+  );
 });
