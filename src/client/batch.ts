@@ -3,7 +3,7 @@ import { ValidationError, validationIssue } from '../errors/validation-error.js'
 import { abortError } from '../internal/abort.js';
 import { callUserCallback, type WarnSink } from '../internal/callback.js';
 import type { EwayBillModel } from '../model/schemas.js';
-import { budgetOf } from './budget.js';
+import { budgetsOf } from './budget.js';
 import { createEwayBillOnce, type EwayBillCreator, type EwayBillOnceResult } from './once.js';
 import { checkRequestOptions } from './options.js';
 
@@ -107,8 +107,13 @@ export type EwayBillBatchClients =
 /** The service's limit: one call per second per key, the pace assumed before any is measured. */
 const ASSUMED_PACE_MS = 1000;
 
-/** The items of one rate-limit budget (one API key), whichever client names them. */
+/**
+ * The items of the clients that share a rate-limit budget (one API key, or one `rateLimitKey`), whichever client names
+ * them. Two lanes that turn out to share one (a client that names both a key and a name) are merged.
+ */
 interface Lane {
+  /** The lane this one was merged into: its items, counts and duplicate check moved there. */
+  into: Lane | undefined;
   readonly queue: number[];
   unsettled: number;
   /** The items of an array input that are this lane's and not read yet (counted up front, for the estimate). */
@@ -276,21 +281,56 @@ export async function createEwayBills(
   const { signal, onProgress, onResult } = options;
   const sink = options.logger ?? console;
   const results: EwayBillBatchResult[] = [];
+  /** The lane of each budget identity (several identities may share one lane). */
   const lanes = new Map<unknown, Lane>();
-  const laneOf = (budget: unknown): Lane => {
-    let lane = lanes.get(budget);
-    if (!lane) {
-      lane = { queue: [], unsettled: 0, unread: 0, firstAt: 0, lastAt: 0, answered: 0, running: 0, refused: undefined };
-      lanes.set(budget, lane);
+  /** The documents seen per lane, for the duplicate check. */
+  const seenPerKey = new Map<Lane, Map<string, number>>();
+  const live = (lane: Lane): Lane => {
+    let current = lane;
+    while (current.into) current = current.into;
+    return current;
+  };
+  const merge = (from: Lane, into: Lane) => {
+    from.into = into;
+    into.queue.push(...from.queue.splice(0));
+    into.unsettled += from.unsettled;
+    into.unread += from.unread;
+    into.refused ??= from.refused;
+    const seen = seenPerKey.get(from);
+    if (seen) {
+      const target = seenPerKey.get(into) ?? new Map<string, number>();
+      for (const [doc, index] of seen) if (!target.has(doc)) target.set(doc, index);
+      seenPerKey.set(into, target);
+      seenPerKey.delete(from);
     }
+    for (const [identity, lane] of lanes) if (lane === from) lanes.set(identity, into);
+  };
+  const laneOf = (identities: readonly unknown[]): Lane => {
+    let lane: Lane | undefined;
+    for (const identity of identities) {
+      const found = lanes.get(identity);
+      if (found === undefined || found === lane) continue;
+      if (lane === undefined) lane = found;
+      else merge(found, lane);
+    }
+    lane ??= {
+      into: undefined,
+      queue: [],
+      unsettled: 0,
+      unread: 0,
+      firstAt: 0,
+      lastAt: 0,
+      answered: 0,
+      running: 0,
+      refused: undefined,
+    };
+    for (const identity of identities) lanes.set(identity, lane);
     return lane;
   };
   // An array's items are all known: the estimate counts those beyond `readAhead` too, per key.
-  if (array) for (const item of array) laneOf(budgetOf(lookup(item.client) as EwayBillCreator)).unread += 1;
+  if (array) for (const item of array) laneOf(budgetsOf(lookup(item.client) as EwayBillCreator)).unread += 1;
   /** The items read and not yet settled, by index: each is dropped when it settles. */
   const pending = new Map<number, { readonly item: EwayBillBatchItem; readonly lane: Lane; started: boolean }>();
-  /** The documents seen per key, for the duplicate check. */
-  const seenPerKey = new Map<unknown, Map<string, number>>();
   let read = 0;
   let done = 0;
   let failed = 0;
@@ -321,7 +361,8 @@ export async function createEwayBills(
     const entry = pending.get(index);
     if (!entry) return;
     pending.delete(index);
-    const { item, lane, started } = entry;
+    const { item, started } = entry;
+    const lane = live(entry.lane);
     const base = { docHashId: item.docHashId, client: item.client };
     let result: EwayBillBatchResult;
     if ('value' in outcome) {
@@ -373,8 +414,7 @@ export async function createEwayBills(
       const item = next.value;
       const problem = itemProblem(item, lookup);
       const client = problem ? undefined : (lookup(item.client) as EwayBillCreator);
-      const budget = client ? budgetOf(client) : undefined;
-      const lane = laneOf(budget);
+      const lane = laneOf(client ? budgetsOf(client) : [undefined]);
       if (array) lane.unread -= 1;
       lane.unsettled += 1;
       queued += 1;
@@ -400,10 +440,10 @@ export async function createEwayBills(
         continue;
       }
       // A document listed twice for one key would be a second e-way bill: the repeat is refused, never sent.
-      let seen = seenPerKey.get(budget);
+      let seen = seenPerKey.get(lane);
       if (!seen) {
         seen = new Map();
-        seenPerKey.set(budget, seen);
+        seenPerKey.set(lane, seen);
       }
       const firstIndex = seen.get(item.docHashId);
       if (firstIndex !== undefined) {
@@ -466,7 +506,7 @@ export async function createEwayBills(
         } catch (error) {
           settle(index, { error });
           const code = (error as { code?: unknown } | null)?.code;
-          if (typeof code === 'string' && KEY_REFUSED.has(code)) refuseLane(lane, error as Error);
+          if (typeof code === 'string' && KEY_REFUSED.has(code)) refuseLane(live(lane), error as Error);
         }
         if (++settledThisTurn >= SETTLES_PER_TURN) {
           settledThisTurn = 0;
