@@ -149,3 +149,39 @@ describe("the in-process limiter's grants of several budgets, on a fake clock", 
     expect((await next).at - t0).toBeLessThan(50);
   });
 });
+
+describe("a partner's own rateLimiter with a rateLimitKey", () => {
+  it('is asked for each budget in turn; an abort while the second is awaited gives the first back unused, nothing sent', async () => {
+    const asked: string[] = [];
+    const outcomes: unknown[] = [];
+    const rateLimiter = {
+      // Grants the first budget at once; never grants the second, and ignores the signal.
+      acquire: (keyId: string) => {
+        asked.push(keyId);
+        if (asked.length > 1) return new Promise<undefined>(() => {});
+        return Promise.resolve(Object.assign((outcome?: unknown) => void outcomes.push(outcome), {}));
+      },
+    };
+    let fetched = 0;
+    const client = new ServiceClient({
+      apiKey: freshKey('partner'),
+      rateLimitKey: 'company-42',
+      baseUrl: 'http://127.0.0.1:9/api/partner',
+      rateLimiter,
+      fetch: async () => {
+        fetched += 1;
+        return Response.json({ success: true });
+      },
+    });
+    const controller = new AbortController();
+    const call = client.request('GET', '/v2/product/list', { signal: controller.signal });
+    call.catch(() => {});
+    for (let i = 0; i < 100 && asked.length < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(asked).toHaveLength(2);
+    expect(new Set(asked).size).toBe(2);
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+    expect(outcomes).toEqual([{ unused: true }]);
+    expect(fetched).toBe(0);
+  });
+});
