@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ensureRedisServer, freePort } from './redis-server.js';
+import { ensureRedisServer, freePort, spawnRedis } from './redis-server.js';
 
 /** A Redis Cluster of this test: three masters on loopback ports, without persistence, every slot assigned. */
 export interface TestCluster {
@@ -13,48 +13,25 @@ export interface TestCluster {
 }
 
 /** Starts one redis-server in cluster mode and resolves once it accepts connections. */
-async function startNode(dir: string, port: number, busPort: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--cluster-enabled',
-      'yes',
-      '--cluster-port',
-      String(busPort),
-      '--cluster-config-file',
-      `nodes-${port}.conf`,
-      '--dir',
-      dir,
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server (cluster) did not start:\n${output}`)), 15_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server (cluster) exited with ${code}:\n${output}`));
-    });
-  });
-  child.stdout?.removeAllListeners('data');
-  child.stdout?.resume();
-  child.removeAllListeners('exit');
-  return child;
+function startNode(dir: string, port: number, busPort: number): Promise<ChildProcess> {
+  return spawnRedis([
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--cluster-enabled',
+    'yes',
+    '--cluster-port',
+    String(busPort),
+    '--cluster-config-file',
+    `nodes-${port}.conf`,
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ]);
 }
 
 /**
