@@ -1,11 +1,12 @@
 // How one attempt gets its rate-limit slots: one per budget its key belongs to (the key's own, and its
-// `rateLimitKey`'s when named), from the SDK's own limiters at once, from a partner's one after the other.
+// `rateLimitKey`'s when named).
 import { callUserCallback } from '../internal/callback.js';
+import { lazyPart } from '../internal/lazy.js';
 import {
   ACQUIRE_ALL,
-  budgetOrder,
+  ACQUIRE_HELD,
+  type AcquireHeld,
   HONORS_ABORT,
-  joinSlots,
   type MultiBudgetLimiter,
   type RateLimiter,
   type ReleaseSlot,
@@ -53,10 +54,17 @@ export function giveBack(slot: ReleaseSlot | undefined, logger: Logger | undefin
 }
 
 /**
- * One slot that holds every budget in `keyIds`, or a rejection as soon as `signal` aborts. The SDK's own limiters
- * take them together; a partner's limiter is asked for each in {@link budgetOrder} (the same order in every process,
- * so two calls never wait for each other in a circle), each grant but the last marked `leaving()` while the next is
- * waited for. When a later wait fails, the grants already made are given back unused.
+ * Several budgets (a client that names a `rateLimitKey`), imported on first use: most clients never name one, and
+ * keep it out of their first chunk.
+ */
+const several = /* @__PURE__ */ lazyPart(() => import('../throttle/budgets.js'));
+
+/**
+ * One slot that holds every budget in `keyIds` (the key's, and its `rateLimitKey`'s), or a rejection as soon as
+ * `signal` aborts. The Redis limiter takes them together; the in-process one holds each grant but the last until the
+ * request leaves; a partner's limiter is asked for each in turn, each grant but the last marked `leaving()` while the
+ * next is awaited. Every order is the same sorted one, so two calls never wait for each other in a circle; when a
+ * later wait fails, the grants already made are given back unused.
  */
 export async function acquireBudgets(
   limiter: RateLimiter,
@@ -64,25 +72,19 @@ export async function acquireBudgets(
   signal: AbortSignal | undefined,
   logger: Logger | undefined,
 ): Promise<ReleaseSlot | undefined> {
-  const many = keyIds.length > 1;
-  const all = many ? (limiter as Partial<MultiBudgetLimiter>)[ACQUIRE_ALL] : undefined;
-  if (!many || all) {
+  const all = (limiter as Partial<MultiBudgetLimiter>)[ACQUIRE_ALL];
+  if (keyIds.length === 1 || all) {
     const acquiring = all ? all.call(limiter, keyIds, signal) : limiter.acquire(keyIds[0] as string, signal);
     const granted = await untilAbort(limiter, acquiring, signal, logger);
     return typeof granted === 'function' ? granted : undefined;
   }
-  const order = budgetOrder(keyIds);
-  const slots: (ReleaseSlot | undefined)[] = [];
-  try {
-    for (const [index, keyId] of order.entries()) {
-      const granted = await untilAbort(limiter, limiter.acquire(keyId, signal), signal, logger);
-      const slot = typeof granted === 'function' ? granted : undefined;
-      slots.push(slot);
-      if (index < order.length - 1) slot?.leaving?.();
-    }
-  } catch (error) {
-    for (const slot of slots) giveBack(slot, logger);
-    throw error;
-  }
-  return joinSlots(slots);
+  const { acquireSeveral } = several.value ?? (await several.load());
+  return acquireSeveral(
+    limiter,
+    (limiter as { [ACQUIRE_HELD]?: AcquireHeld })[ACQUIRE_HELD],
+    keyIds,
+    signal,
+    (acquiring) => untilAbort(limiter, acquiring, signal, logger),
+    (slot) => giveBack(slot, logger),
+  );
 }

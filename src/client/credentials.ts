@@ -2,6 +2,7 @@ import type { RequestSummary } from '../errors/api-error.js';
 import { TimeoutError } from '../errors/transport-errors.js';
 import { abortError } from '../internal/abort.js';
 import { describeType } from '../internal/describe.js';
+import { lazyPart } from '../internal/lazy.js';
 import { type Redactor, redactor } from '../internal/redact.js';
 import { rateLimitKeyId, rateLimitKeyIdNow } from '../throttle/rate-limiter.js';
 
@@ -40,42 +41,21 @@ function credentialOf(key: string, keyOwnId: string, nameId: string | undefined)
 }
 
 /**
- * `work`, or a rejection as soon as `signal` aborts (its `AbortError`) or `timeout` passes (`TimeoutError`, nothing
- * sent). A key function that never settles cannot hold the call past either; what it returns later is dropped.
+ * The bound of a key function's read by the call's signal and timeout, imported on the first read of a key function:
+ * a client of a fixed key never needs it.
  */
-function within<T>(work: Promise<T>, { signal, timeout, request }: ReadBounds): Promise<T> {
-  if (signal === undefined && timeout === false) return work;
-  return new Promise<T>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = () => {
-      done();
-      reject(abortError(signal as AbortSignal));
-    };
-    work.then(
-      (value) => {
-        done();
-        resolve(value);
-      },
-      (error: unknown) => {
-        done();
-        reject(error);
-      },
-    );
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (timeout !== false) {
-      timer = setTimeout(() => {
-        done();
-        const cause = new Error('apiKey: the key function did not return within the timeout');
-        reject(new TimeoutError(timeout, { mayHaveSucceeded: false, request, cause }));
-      }, timeout);
-    }
-  });
-}
+const bounded = /* @__PURE__ */ lazyPart(() => import('./bounded-read.js'));
+
+/** The errors a bounded read ends with: the caller's `AbortError`, or a `TimeoutError` (nothing was sent). */
+const boundErrors = {
+  aborted: abortError,
+  timedOut: (timeout: number, { request }: ReadBounds) =>
+    new TimeoutError(timeout, {
+      mayHaveSucceeded: false,
+      request,
+      cause: new Error('apiKey: the key function did not return within the timeout'),
+    }),
+};
 
 /** Why a key is unusable, or `undefined`. The key itself is never quoted. */
 export function keyProblem(key: unknown): string | undefined {
@@ -163,7 +143,10 @@ export class Credentials {
       return this.#deriving;
     }
     const reading = this.#readFunction(source);
-    return bounds ? within(reading, bounds) : reading;
+    if (!bounds) return reading;
+    if (bounded.value) return bounded.value.within(reading, bounds, boundErrors);
+    reading.catch(() => {}); // observed by `within` once it is loaded; never an unhandled rejection meanwhile
+    return bounded.load().then(({ within }) => within(reading, bounds, boundErrors));
   }
 
   async #readFunction(source: () => string | Promise<string>): Promise<Credential> {

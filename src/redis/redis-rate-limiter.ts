@@ -3,10 +3,11 @@ import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../e
 import { callUserCallback } from '../internal/callback.js';
 import { pause } from '../throttle/pause.js';
 import { createBudgetLimiter } from '../throttle/process-rate-limiter.js';
+import { acquireInOrder, budgetOrder, joinSlots } from '../throttle/budgets.js';
 import {
   ACQUIRE_ALL,
-  budgetOrder,
-  joinSlots,
+  ACQUIRE_HELD,
+  type AcquireHeld,
   type MultiBudgetLimiter,
   type RateLimiter,
   type ReleaseSlot,
@@ -84,6 +85,19 @@ export function configurationProblem(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The in-process stage's slot of every budget in `keyIds` (see {@link acquireInOrder}). */
+function localSlots(
+  acquire: AcquireHeld,
+  keyIds: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<ReleaseSlot | undefined> {
+  return acquireInOrder(
+    keyIds,
+    (keyId, hold) => acquire(keyId, signal, hold),
+    (slot) => slot({ unused: true }),
+  );
+}
+
 function parseReply(reply: unknown): [granted: boolean, waitMs: number] {
   const [granted, micros] = Array.isArray(reply) ? reply.map(Number) : [];
   if ((granted !== 0 && granted !== 1) || micros === undefined || !Number.isFinite(micros)) {
@@ -128,7 +142,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   ) => {
     if (!wide) return localRelease;
     try {
-      return joinSlots([localRelease, await wide[ACQUIRE_ALL](keyIds, signal)]);
+      return joinSlots([localRelease, await localSlots(wide[ACQUIRE_HELD], keyIds, signal)]);
     } catch (error) {
       localRelease?.({ unused: true });
       throw error;
@@ -270,8 +284,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     }
     checkPolicy();
     const order = budgetOrder(keyIds);
-    const granted = await local[ACQUIRE_ALL](order, signal);
-    const localRelease = typeof granted === 'function' ? granted : undefined;
+    const localRelease = await localSlots(local[ACQUIRE_HELD], order, signal);
     if (resolved.onUnavailable === 'local' && performance.now() < downUntil) {
       return fallback(order, signal, localRelease) as Promise<ReleaseSlot>;
     }

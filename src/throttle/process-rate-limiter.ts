@@ -2,11 +2,9 @@ import pThrottle from 'p-throttle';
 import { pause } from './pause.js';
 import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
 import {
-  ACQUIRE_ALL,
-  budgetOrder,
+  ACQUIRE_HELD,
+  type AcquireHeld,
   HONORS_ABORT,
-  joinSlots,
-  type MultiBudgetLimiter,
   type RateLimiter,
   type ReleaseSlot,
   type SlotOutcome,
@@ -84,8 +82,10 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
   return createBudgetLimiter(options);
 }
 
-/** {@link createProcessRateLimiter}, typed with the SDK's internal several-budget grant (the Redis limiter's local stage). */
-export function createBudgetLimiter(options: ProcessRateLimiterOptions = {}): ProcessRateLimiter & MultiBudgetLimiter {
+/** {@link createProcessRateLimiter}, typed with the SDK's internal held grant (the Redis limiter's local stage). */
+export function createBudgetLimiter(
+  options: ProcessRateLimiterOptions = {},
+): ProcessRateLimiter & { readonly [ACQUIRE_HELD]: AcquireHeld } {
   const interval = checkOption('interval', options.interval ?? 1000, 1);
   const margin = checkOption('margin', options.margin ?? 25, 0);
   const waitForAnswer = options.waitForAnswer ?? false;
@@ -304,23 +304,6 @@ export function createBudgetLimiter(options: ProcessRateLimiterOptions = {}): Pr
     });
   }
 
-  /**
-   * One slot of every budget in `ids`, taken one after the other in {@link budgetOrder} (the same order for every
-   * caller, so two calls never wait for each other in a circle). Each grant but the last is held until the request
-   * leaves; when a later wait fails (an abort), the grants already made are given back unused.
-   */
-  async function acquireAll(ids: readonly string[], signal: AbortSignal | undefined): Promise<ReleaseSlot> {
-    const order = budgetOrder(ids);
-    const slots: ReleaseSlot[] = [];
-    try {
-      for (const [index, id] of order.entries()) slots.push(await acquireOne(id, signal, index < order.length - 1));
-    } catch (error) {
-      for (const slot of slots) slot({ unused: true });
-      throw error;
-    }
-    return joinSlots(slots) as ReleaseSlot;
-  }
-
   function pump(id: string, state: KeyState): void {
     if (state.slotPending || state.waiters.size === 0) return;
     // A wall clock stepped back (NTP, a resumed VM) would make p-throttle wait for the step: start a fresh gate.
@@ -340,12 +323,12 @@ export function createBudgetLimiter(options: ProcessRateLimiterOptions = {}): Pr
       });
   }
 
-  const limiter: ProcessRateLimiter & MultiBudgetLimiter = {
+  const limiter: ProcessRateLimiter & { readonly [ACQUIRE_HELD]: AcquireHeld } = {
     get keyCount() {
       return keys.size;
     },
     acquire: (id, signal) => acquireOne(id, signal, false),
-    [ACQUIRE_ALL]: acquireAll,
+    [ACQUIRE_HELD]: acquireOne,
   };
   Object.defineProperty(limiter, HONORS_ABORT, { value: true });
   return limiter;

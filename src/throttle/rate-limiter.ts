@@ -52,45 +52,25 @@ export interface RateLimiter {
 export const HONORS_ABORT: unique symbol = Symbol.for('invoicing-service-sdk.limiter-honors-abort') as never;
 
 /**
- * Marks a limiter of the SDK's own that grants one request several budgets at once (a key's own, and its
- * `rateLimitKey`'s): `limiter[ACQUIRE_ALL](keyIds, signal)` resolves with one slot that holds them all. A partner's
- * limiter without it is asked for each budget in turn (see src/client/acquire.ts). A registered symbol, so the ESM
- * and CJS copies of the SDK agree.
+ * Marks the Redis limiter, which grants one request several budgets at once (a key's own, and its `rateLimitKey`'s):
+ * `limiter[ACQUIRE_ALL](keyIds, signal)` resolves with one slot that holds them all. Another limiter is asked for each
+ * budget in turn (see src/throttle/budgets.ts). A registered symbol, so the ESM and CJS copies of the SDK agree.
  */
 export const ACQUIRE_ALL: unique symbol = Symbol.for('invoicing-service-sdk.limiter-acquire-all') as never;
 
-/** A limiter that takes several budgets for one request: the SDK's own limiters. */
+/** A limiter that takes several budgets for one request: the Redis limiter. */
 export interface MultiBudgetLimiter extends RateLimiter {
   [ACQUIRE_ALL](keyIds: readonly string[], signal?: AbortSignal): Promise<ReleaseSlot>;
 }
 
-/** The budgets of one request in the one order every process takes them in: sorted, without repeats. */
-export function budgetOrder(keyIds: readonly string[]): string[] {
-  return [...new Set(keyIds)].sort();
-}
+/**
+ * Marks the in-process limiter: `limiter[ACQUIRE_HELD](keyId, signal, hold)` is `acquire` whose grant, with `hold`,
+ * keeps the key's next request waiting until this one is sent or released, however long (see src/throttle/budgets.ts).
+ */
+export const ACQUIRE_HELD: unique symbol = Symbol.for('invoicing-service-sdk.limiter-acquire-held') as never;
 
-/** One slot of several: released, sent and leaving together (a release is passed its outcome). */
-export function joinSlots(slots: readonly (ReleaseSlot | undefined)[]): ReleaseSlot | undefined {
-  const held = slots.filter((slot): slot is ReleaseSlot => slot !== undefined);
-  if (held.length <= 1) return held[0];
-  // Every slot is released even when one (a partner's) throws; the first error is thrown after.
-  const each = (use: (slot: ReleaseSlot) => void) => {
-    let failure: { error: unknown } | undefined;
-    for (const slot of held) {
-      try {
-        use(slot);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-    if (failure) throw failure.error;
-  };
-  const release = (outcome?: SlotOutcome) => each((slot) => slot(outcome));
-  return Object.assign(release, {
-    sent: () => each((slot) => slot.sent?.()),
-    leaving: () => each((slot) => slot.leaving?.()),
-  });
-}
+/** The in-process limiter's held grant. */
+export type AcquireHeld = (keyId: string, signal: AbortSignal | undefined, hold: boolean) => Promise<ReleaseSlot>;
 
 interface NodeHashLike {
   createHash(algorithm: 'sha256'): { update(data: string): { digest(encoding: 'hex'): string } };

@@ -4,7 +4,8 @@ import { createServer } from 'node:http';
 import { createProcessRateLimiter, ServiceClient } from 'invoicing-service-sdk';
 import { startMockServer } from 'invoicing-service-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACQUIRE_ALL, type MultiBudgetLimiter, type ReleaseSlot } from '../../src/throttle/rate-limiter.js';
+import { acquireBudgets } from '../../src/client/acquire.js';
+import type { ReleaseSlot } from '../../src/throttle/rate-limiter.js';
 import { elapse, useFakeClock } from '../helpers/fake-clock.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
 import { freshKey, validModel } from '../helpers/model.js';
@@ -95,7 +96,7 @@ describe("the in-process limiter's grants of several budgets, on a fake clock", 
     acquired.then((slot) => ({ at: performance.now(), slot: slot as ReleaseSlot }));
 
   it('a call that holds the key and waits for its name keeps the key from anyone else until it leaves', async () => {
-    const limiter = createProcessRateLimiter() as unknown as MultiBudgetLimiter;
+    const limiter = createProcessRateLimiter();
     // Budgets are taken in sorted order: the key's first here, so it is the one held.
     const key = `a-${freshKey('held')}`;
     const name = `b-${freshKey('name')}`;
@@ -104,7 +105,7 @@ describe("the in-process limiter's grants of several budgets, on a fake clock", 
     other.sent?.();
     other();
     const t0 = performance.now();
-    const both = timed(limiter[ACQUIRE_ALL]([key, name]));
+    const both = timed(acquireBudgets(limiter, [key, name], undefined, undefined));
     const keyOnly = timed(limiter.acquire(key) as Promise<ReleaseSlot>);
     await elapse(1100);
     const granted = await both;
@@ -125,7 +126,7 @@ describe("the in-process limiter's grants of several budgets, on a fake clock", 
   });
 
   it('an abort while the name is awaited gives the key back at once, unused: the next call of the key is not delayed', async () => {
-    const limiter = createProcessRateLimiter() as unknown as MultiBudgetLimiter;
+    const limiter = createProcessRateLimiter();
     const key = `a-${freshKey('give-back')}`;
     const name = `b-${freshKey('busy-name')}`;
     // The key's budget was used 1.1 s ago: free now. The name's was just used: busy for about 1 s.
@@ -137,7 +138,7 @@ describe("the in-process limiter's grants of several budgets, on a fake clock", 
     other.sent?.();
     other();
     const controller = new AbortController();
-    const both = limiter[ACQUIRE_ALL]([key, name], controller.signal);
+    const both = acquireBudgets(limiter, [key, name], controller.signal, undefined);
     both.catch(() => {});
     await elapse(10);
     controller.abort();

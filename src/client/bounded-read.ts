@@ -1,0 +1,48 @@
+// A key function's read, bounded by the call's signal and timeout (issue 28, item 3).
+// No import but types: a module the client's first chunk also holds would become a chunk of its own (one more file).
+import type { ReadBounds } from './credentials.js';
+
+/** How the errors are made: given by the caller, whose chunk holds their classes. */
+export interface BoundErrors {
+  aborted(signal: AbortSignal): Error;
+  timedOut(timeout: number, bounds: ReadBounds): Error;
+}
+
+/**
+ * `work`, or a rejection as soon as `signal` aborts (its `AbortError`) or `timeout` passes (`TimeoutError`, nothing
+ * sent). A key function that never settles cannot hold the call past either; what it returns later is dropped.
+ */
+export function within<T>(work: Promise<T>, bounds: ReadBounds, errors: BoundErrors): Promise<T> {
+  const { signal, timeout } = bounds;
+  if (signal === undefined && timeout === false) return work;
+  return new Promise<T>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      done();
+      reject(errors.aborted(signal as AbortSignal));
+    };
+    work.then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (timeout !== false) {
+      timer = setTimeout(() => {
+        done();
+        reject(errors.timedOut(timeout, bounds));
+      }, timeout);
+    }
+  });
+}
+
