@@ -107,13 +107,8 @@ export type EwayBillBatchClients =
 /** The service's limit: one call per second per key, the pace assumed before any is measured. */
 const ASSUMED_PACE_MS = 1000;
 
-/**
- * The items of the clients that share a rate-limit budget (one API key, or one `rateLimitKey`), whichever client names
- * them. Two lanes that turn out to share one (a client that names both a key and a name) are merged.
- */
+/** The items of the clients that share a rate-limit budget (one API key, or one `rateLimitKey`), whichever client names them. */
 interface Lane {
-  /** The lane this one was merged into: its items, counts and duplicate check moved there. */
-  into: Lane | undefined;
   readonly queue: number[];
   unsettled: number;
   /** The items of an array input that are this lane's and not read yet (counted up front, for the estimate). */
@@ -285,46 +280,13 @@ export async function createEwayBills(
   const lanes = new Map<unknown, Lane>();
   /** The documents seen per lane, for the duplicate check. */
   const seenPerKey = new Map<Lane, Map<string, number>>();
-  const live = (lane: Lane): Lane => {
-    let current = lane;
-    while (current.into) current = current.into;
-    return current;
-  };
-  const merge = (from: Lane, into: Lane) => {
-    from.into = into;
-    into.queue.push(...from.queue.splice(0));
-    into.unsettled += from.unsettled;
-    into.unread += from.unread;
-    into.refused ??= from.refused;
-    const seen = seenPerKey.get(from);
-    if (seen) {
-      const target = seenPerKey.get(into) ?? new Map<string, number>();
-      for (const [doc, index] of seen) if (!target.has(doc)) target.set(doc, index);
-      seenPerKey.set(into, target);
-      seenPerKey.delete(from);
-    }
-    for (const [identity, lane] of lanes) if (lane === from) lanes.set(identity, into);
-  };
+  // A client's lane is the lane of the first of its budgets (its key, then its rateLimitKey) that has one; its other
+  // budgets join that lane unless they have one already (two lanes are not merged: they still share the limiter).
   const laneOf = (identities: readonly unknown[]): Lane => {
     let lane: Lane | undefined;
-    for (const identity of identities) {
-      const found = lanes.get(identity);
-      if (found === undefined || found === lane) continue;
-      if (lane === undefined) lane = found;
-      else merge(found, lane);
-    }
-    lane ??= {
-      into: undefined,
-      queue: [],
-      unsettled: 0,
-      unread: 0,
-      firstAt: 0,
-      lastAt: 0,
-      answered: 0,
-      running: 0,
-      refused: undefined,
-    };
-    for (const identity of identities) lanes.set(identity, lane);
+    for (const identity of identities) lane ??= lanes.get(identity);
+    lane ??= { queue: [], unsettled: 0, unread: 0, firstAt: 0, lastAt: 0, answered: 0, running: 0, refused: undefined };
+    for (const identity of identities) if (!lanes.has(identity)) lanes.set(identity, lane);
     return lane;
   };
   // An array's items are all known: the estimate counts those beyond `readAhead` too, per key.
@@ -361,8 +323,7 @@ export async function createEwayBills(
     const entry = pending.get(index);
     if (!entry) return;
     pending.delete(index);
-    const { item, started } = entry;
-    const lane = live(entry.lane);
+    const { item, lane, started } = entry;
     const base = { docHashId: item.docHashId, client: item.client };
     let result: EwayBillBatchResult;
     if ('value' in outcome) {
@@ -506,7 +467,7 @@ export async function createEwayBills(
         } catch (error) {
           settle(index, { error });
           const code = (error as { code?: unknown } | null)?.code;
-          if (typeof code === 'string' && KEY_REFUSED.has(code)) refuseLane(live(lane), error as Error);
+          if (typeof code === 'string' && KEY_REFUSED.has(code)) refuseLane(lane, error as Error);
         }
         if (++settledThisTurn >= SETTLES_PER_TURN) {
           settledThisTurn = 0;

@@ -5,7 +5,7 @@ import type { ReadBounds } from './credentials.js';
 /** How the errors are made: given by the caller, whose chunk holds their classes. */
 export interface BoundErrors {
   aborted(signal: AbortSignal): Error;
-  timedOut(timeout: number, bounds: ReadBounds): Error;
+  timedOut(timeout: number, bounds: ReadBounds, cause: Error): Error;
 }
 
 /**
@@ -40,9 +40,10 @@ export function within<T>(work: Promise<T>, bounds: ReadBounds, errors: BoundErr
     if (timeout !== false) {
       timer = setTimeout(() => {
         done();
-        reject(errors.timedOut(timeout, bounds));
+        reject(
+          errors.timedOut(timeout, bounds, new Error('apiKey: the key function did not return within the timeout')),
+        );
       }, timeout);
     }
   });
 }
-

@@ -49,12 +49,8 @@ const bounded = /* @__PURE__ */ lazyPart(() => import('./bounded-read.js'));
 /** The errors a bounded read ends with: the caller's `AbortError`, or a `TimeoutError` (nothing was sent). */
 const boundErrors = {
   aborted: abortError,
-  timedOut: (timeout: number, { request }: ReadBounds) =>
-    new TimeoutError(timeout, {
-      mayHaveSucceeded: false,
-      request,
-      cause: new Error('apiKey: the key function did not return within the timeout'),
-    }),
+  timedOut: (timeout: number, { request }: ReadBounds, cause: Error) =>
+    new TimeoutError(timeout, { mayHaveSucceeded: false, request, cause }),
 };
 
 /** Why a key is unusable, or `undefined`. The key itself is never quoted. */

@@ -25,7 +25,7 @@ import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
 import { lazyPart } from '../internal/lazy.js';
 import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
-import { acquireBudgets, giveBack } from './acquire.js';
+import { acquireBudgets } from './acquire.js';
 import type { Credential, Credentials } from './credentials.js';
 import { type ClientHooks, emit, type Logger } from './events.js';
 import { type CallTelemetry, startCall } from './telemetry.js';
@@ -291,15 +291,6 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
   emit(hooks, logger, 'onRequest', context);
   const started = performance.now();
   let outcome: SlotOutcome | undefined;
-  // Whether fetch was called: a slot released before that (an abort while ky prepared the request) is given back.
-  let left = false;
-  const slotSent = release?.sent;
-  const onSent =
-    slotSent &&
-    (() => {
-      left = true;
-      slotSent();
-    });
   const send = () =>
     sendAttempt({
       ky: sender.http,
@@ -312,7 +303,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
       signal,
       request,
       redact: credential.redact,
-      onSent,
+      onSent: release?.sent,
       onLeaving: release?.leaving,
     });
   try {
@@ -323,8 +314,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
     } finally {
       // The slot is released once the answer is read or the attempt failed: the limiter may space from it. A limiter
       // (a partner's own) that throws here is reported; it cannot change what the service answered.
-      if (release && onSent && !left) giveBack(release, logger);
-      else if (release) callUserCallback('rateLimiter release', release, [outcome], logger ?? console);
+      if (release) callUserCallback('rateLimiter release', release, [outcome], logger ?? console);
     }
     const durationMs = Math.round(performance.now() - started);
     const done = { ...context, status: answer.status, durationMs };

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
 import { callUserCallback } from '../internal/callback.js';
-import { pause } from '../throttle/pause.js';
-import { createBudgetLimiter } from '../throttle/process-rate-limiter.js';
 import { acquireInOrder, budgetOrder, joinSlots } from '../throttle/budgets.js';
+import { pause } from '../throttle/pause.js';
+import { createProcessRateLimiter, type ProcessRateLimiter } from '../throttle/process-rate-limiter.js';
 import {
   ACQUIRE_ALL,
   ACQUIRE_HELD,
@@ -85,6 +85,8 @@ export function configurationProblem(error: unknown): string | undefined {
   return undefined;
 }
 
+type Local = ProcessRateLimiter & { readonly [ACQUIRE_HELD]: AcquireHeld };
+
 /** The in-process stage's slot of every budget in `keyIds` (see {@link acquireInOrder}). */
 function localSlots(
   acquire: AcquireHeld,
@@ -129,11 +131,17 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   const resolved = resolveRedisLimiterOptions(options);
   const { interval, margin, waitForAnswer, answerWaitLimit, timeout, logger } = resolved;
   const run = scriptRunner(options.redis, SLOT_SCRIPT, SLOT_SCRIPT_SHA, 'createRedisRateLimiter: redis');
-  const local = createBudgetLimiter({ interval, margin, waitForAnswer, answerWaitLimit });
+  // The in-process stage: the SDK's own limiter, with its held grant (see src/throttle/budgets.ts).
+  const local = createProcessRateLimiter({ interval, margin, waitForAnswer, answerWaitLimit }) as Local;
   // While Redis is away: `processes` processes share a key's budget, so each spaces it `interval × processes`.
   const wide =
     resolved.processes > 1
-      ? createBudgetLimiter({ interval: interval * resolved.processes, margin, waitForAnswer, answerWaitLimit })
+      ? (createProcessRateLimiter({
+          interval: interval * resolved.processes,
+          margin,
+          waitForAnswer,
+          answerWaitLimit,
+        }) as Local)
       : undefined;
   const fallback = async (
     keyIds: readonly string[],

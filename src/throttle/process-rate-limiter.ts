@@ -79,13 +79,6 @@ const wallClockOffset = () => Date.now() - performance.now();
  * @throws {TypeError} when an option is not a number in its range.
  */
 export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}): ProcessRateLimiter {
-  return createBudgetLimiter(options);
-}
-
-/** {@link createProcessRateLimiter}, typed with the SDK's internal held grant (the Redis limiter's local stage). */
-export function createBudgetLimiter(
-  options: ProcessRateLimiterOptions = {},
-): ProcessRateLimiter & { readonly [ACQUIRE_HELD]: AcquireHeld } {
   const interval = checkOption('interval', options.interval ?? 1000, 1);
   const margin = checkOption('margin', options.margin ?? 25, 0);
   const waitForAnswer = options.waitForAnswer ?? false;
@@ -129,6 +122,17 @@ export function createBudgetLimiter(
       sweeper = setInterval(sweep, interval * 2);
       (sweeper as { unref?: () => void }).unref?.();
     }
+  }
+
+  /** Drops the key's pending p-throttle turn and its timers, for a fresh gate. */
+  function resetGate(state: KeyState): void {
+    state.gateController.abort();
+    freshGate(state);
+  }
+
+  /** Wakes every turn waiting on the key's requests in flight. */
+  function wakeAll(state: KeyState): void {
+    for (const wake of [...state.releaseListeners]) wake();
   }
 
   function freshGate(state: Pick<KeyState, 'slot' | 'clockOffset' | 'gateController'>): void {
@@ -215,9 +219,7 @@ export function createBudgetLimiter(
     state.lastStart = request.start;
     state.inFlight.add(request);
     let released = false;
-    const wakeWaiting = () => {
-      for (const wake of [...state.releaseListeners]) wake();
-    };
+    const wakeWaiting = () => wakeAll(state);
     const release = (outcome?: SlotOutcome) => {
       if (released) return;
       released = true;
@@ -263,15 +265,13 @@ export function createBudgetLimiter(
    * this one, and p-throttle's gate, which counted it, is replaced so it does not delay the next one for nothing.
    */
   function giveBack(id: string, state: KeyState, request: InFlight): void {
-    let last = request.previousStart;
-    if (state.lastAnswered) last = Math.max(last, state.lastAnswered.start);
-    for (const other of state.inFlight) last = Math.max(last, other.start);
-    if (state.lastStart === request.start) state.lastStart = last;
-    if (state.slotPending) {
-      state.gateController.abort();
-      freshGate(state);
+    if (state.lastStart === request.start) {
+      let last = Math.max(request.previousStart, state.lastAnswered?.start ?? Number.NEGATIVE_INFINITY);
+      for (const other of state.inFlight) last = Math.max(last, other.start);
+      state.lastStart = last;
     }
-    for (const wake of [...state.releaseListeners]) wake();
+    if (state.slotPending) resetGate(state);
+    wakeAll(state);
     settleIdle(id, state);
   }
 
@@ -284,10 +284,7 @@ export function createBudgetLimiter(
       const onAbort = () => {
         state.waiters.delete(waiter);
         // The last waiter left: drop the pending turn and its timers, so nothing keeps the process alive.
-        if (state.waiters.size === 0 && state.slotPending) {
-          state.gateController.abort();
-          freshGate(state);
-        }
+        if (state.waiters.size === 0 && state.slotPending) resetGate(state);
         reject(signal?.reason);
         settleIdle(id, state);
       };
