@@ -1,6 +1,14 @@
-// A key function's read, bounded by the call's signal and timeout (issue 28, item 3).
-// No import but types: a module the client's first chunk also holds would become a chunk of its own (one more file).
-import type { ReadBounds } from './credentials.js';
+// A key function's read, bounded by the call's signal and timeout (issue 28, item 3). Imported on a key function's
+// first read. No import but types: a module the client's first chunk also holds would become a chunk of its own.
+import type { RequestSummary } from '../errors/api-error.js';
+
+/** What bounds a read of a key function: the call's signal and timeout. */
+export interface ReadBounds {
+  readonly signal: AbortSignal | undefined;
+  readonly timeout: number | false;
+  /** The call, for the `TimeoutError`. */
+  readonly request: RequestSummary;
+}
 
 /** How the errors are made: given by the caller, whose chunk holds their classes. */
 export interface BoundErrors {

@@ -1,10 +1,10 @@
-import type { RequestSummary } from '../errors/api-error.js';
 import { TimeoutError } from '../errors/transport-errors.js';
 import { abortError } from '../internal/abort.js';
 import { describeType } from '../internal/describe.js';
 import { lazyPart } from '../internal/lazy.js';
 import { type Redactor, redactor } from '../internal/redact.js';
 import { rateLimitKeyId, rateLimitKeyIdNow } from '../throttle/rate-limiter.js';
+import type { ReadBounds } from './bounded-read.js';
 
 /** An API key, or a function that returns the current one (read before each attempt, so a rotated key is picked up). */
 export type ApiKeySource = string | (() => string | Promise<string>);
@@ -25,14 +25,6 @@ export interface Credential {
   readonly redact: Redactor;
   /** The key itself, to compare with the next read (a rotation). */
   readonly key: string;
-}
-
-/** What bounds a read of a key function: the call's signal and timeout. */
-export interface ReadBounds {
-  readonly signal: AbortSignal | undefined;
-  readonly timeout: number | false;
-  /** The call, for the `TimeoutError`. */
-  readonly request: RequestSummary;
 }
 
 function credentialOf(key: string, keyOwnId: string, nameId: string | undefined): Credential {
