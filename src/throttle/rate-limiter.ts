@@ -36,7 +36,10 @@ export type ReleaseSlot = ((outcome?: SlotOutcome) => void) & {
  */
 export interface RateLimiter {
   /**
-   * Resolves when a request identified by `keyId` may start. `keyId` is a hash of the API key, never the key.
+   * Resolves when a request identified by `keyId` may start. `keyId` is a hash of the API key, never the key. A client
+   * that names a `rateLimitKey` asks for two budgets per request, one after the other in sorted order: the key's and
+   * the name's (a hash of it); the first grant is marked `leaving()` while the second is awaited, and released
+   * `{ unused: true }` if that wait fails.
    * Rejects with `signal.reason` as soon as `signal` aborts while waiting; the turn then passes to the next caller.
    * May resolve to a function that the client calls when the request has ended.
    */
