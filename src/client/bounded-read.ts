@@ -1,6 +1,8 @@
 // A key function's read, bounded by the call's signal and timeout (issue 28, item 3). Imported on a key function's
-// first read. No import but types: a module the client's first chunk also holds would become a chunk of its own.
+// first read. No import but types: a module the client's first chunk also holds would become a chunk of its own,
+// so the caller passes the error makers.
 import type { RequestSummary } from '../errors/api-error.js';
+import type { TimeoutError } from '../errors/transport-errors.js';
 
 /** What bounds a read of a key function: the call's signal and timeout. */
 export interface ReadBounds {
@@ -10,17 +12,16 @@ export interface ReadBounds {
   readonly request: RequestSummary;
 }
 
-/** How the errors are made: given by the caller, whose chunk holds their classes. */
-export interface BoundErrors {
-  aborted(signal: AbortSignal): Error;
-  timedOut(timeout: number, bounds: ReadBounds, cause: Error): Error;
-}
-
 /**
  * `work`, or a rejection as soon as `signal` aborts (its `AbortError`) or `timeout` passes (`TimeoutError`, nothing
  * sent). A key function that never settles cannot hold the call past either; what it returns later is dropped.
  */
-export function within<T>(work: Promise<T>, bounds: ReadBounds, errors: BoundErrors): Promise<T> {
+export function within<T>(
+  work: Promise<T>,
+  bounds: ReadBounds,
+  aborted: (signal: AbortSignal) => Error,
+  Timeout: typeof TimeoutError,
+): Promise<T> {
   const { signal, timeout } = bounds;
   if (signal === undefined && timeout === false) return work;
   return new Promise<T>((resolve, reject) => {
@@ -31,7 +32,7 @@ export function within<T>(work: Promise<T>, bounds: ReadBounds, errors: BoundErr
     };
     const onAbort = () => {
       done();
-      reject(errors.aborted(signal as AbortSignal));
+      reject(aborted(signal as AbortSignal));
     };
     work.then(
       (value) => {
@@ -49,7 +50,11 @@ export function within<T>(work: Promise<T>, bounds: ReadBounds, errors: BoundErr
       timer = setTimeout(() => {
         done();
         reject(
-          errors.timedOut(timeout, bounds, new Error('apiKey: the key function did not return within the timeout')),
+          new Timeout(timeout, {
+            mayHaveSucceeded: false,
+            request: bounds.request,
+            cause: new Error('apiKey: the key function did not return within the timeout'),
+          }),
         );
       }, timeout);
     }

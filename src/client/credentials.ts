@@ -38,13 +38,6 @@ function credentialOf(key: string, keyOwnId: string, nameId: string | undefined)
  */
 const bounded = /* @__PURE__ */ lazyPart(() => import('./bounded-read.js'));
 
-/** The errors a bounded read ends with: the caller's `AbortError`, or a `TimeoutError` (nothing was sent). */
-const boundErrors = {
-  aborted: abortError,
-  timedOut: (timeout: number, { request }: ReadBounds, cause: Error) =>
-    new TimeoutError(timeout, { mayHaveSucceeded: false, request, cause }),
-};
-
 /** Why a key is unusable, or `undefined`. The key itself is never quoted. */
 export function keyProblem(key: unknown): string | undefined {
   if (typeof key !== 'string') return `must be a string; got ${describeType(key)} (the value is not shown)`;
@@ -132,9 +125,20 @@ export class Credentials {
     }
     const reading = this.#readFunction(source);
     if (!bounds) return reading;
-    if (bounded.value) return bounded.value.within(reading, bounds, boundErrors);
-    reading.catch(() => {}); // observed by `within` once it is loaded; never an unhandled rejection meanwhile
-    return bounded.load().then(({ within }) => within(reading, bounds, boundErrors));
+    if (bounded.value) return bounded.value.within(reading, bounds, abortError, TimeoutError);
+    // The first reads wait for `within` to load: an abort meanwhile still rejects at once. `reading` is observed by
+    // `within` once it is loaded, never an unhandled rejection meanwhile.
+    reading.catch(() => {});
+    const { signal } = bounds;
+    return new Promise<Credential>((resolve, reject) => {
+      const onAbort = () => reject(abortError(signal as AbortSignal));
+      signal?.addEventListener('abort', onAbort);
+      bounded
+        .load()
+        .then(({ within }) => within(reading, bounds, abortError, TimeoutError))
+        .then(resolve, reject)
+        .finally(() => signal?.removeEventListener('abort', onAbort));
+    });
   }
 
   async #readFunction(source: () => string | Promise<string>): Promise<Credential> {
