@@ -124,7 +124,7 @@ export class ServiceClient {
     this.#credentials = new Credentials(apiKey, options.rateLimitKey);
     this.#options = resolved;
     this.#limiter = options.rateLimiter ?? sharedRateLimiter();
-    registerBudget(this, options.rateLimitKey === undefined ? apiKey : `budget:${options.rateLimitKey}`);
+    registerBudget(this, options.rateLimitKey === undefined ? [apiKey] : [apiKey, `budget:${options.rateLimitKey}`]);
     // One Headers object, so a user header spelt in another case replaces ours instead of being joined to it; the
     // ones the SDK owns are set per attempt and cannot be overridden (the key is read per attempt, as it may rotate).
     // A User-Agent of the caller's (an ERP's name and version) is added after the SDK's, so the service can still
