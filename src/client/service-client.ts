@@ -107,7 +107,7 @@ export class ServiceClient {
     installInspect();
     const { apiKey, resolved } = resolveOptions(options);
     this.#options = resolved;
-    registerBudget(this, options.rateLimitKey === undefined ? apiKey : `budget:${options.rateLimitKey}`);
+    registerBudget(this, options.rateLimitKey === undefined ? [apiKey] : [apiKey, `budget:${options.rateLimitKey}`]);
     this.#transport = new Transport({
       headers: resolved.headers,
       // The global fetch is looked up at each call (so msw and other patches apply).

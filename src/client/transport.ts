@@ -11,9 +11,10 @@ import { ServiceError } from '../errors/service-error.js';
 import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from '../errors/transport-errors.js';
 import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
-import { HONORS_ABORT, type RateLimiter, type ReleaseSlot, type SlotOutcome } from '../throttle/rate-limiter.js';
+import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
+import { acquireBudgets } from './acquire.js';
 import type { Call } from './call.js';
-import type { Credential, Credentials, Slot } from './credentials.js';
+import type { Credential, Credentials } from './credentials.js';
 import { type ClientHooks, emit, type Logger } from './events.js';
 import { exchange } from './exchange.js';
 import { attemptHeaders, type HeaderRecord } from './headers.js';
@@ -143,7 +144,7 @@ export class Transport {
         rotationTried = true;
         let next: Credential;
         try {
-          next = await credentials.read();
+          next = await credentials.read({ signal: call.signal, timeout: call.timeout, request: call.request });
         } catch (thrown) {
           error = earlierSend ? failedAfterEarlierSend(thrown, call.request) : thrown;
           break;
@@ -205,30 +206,29 @@ export class Transport {
   ): Promise<AttemptResult> {
     const { credentials, limiter, logger, hooks } = this.#init;
     const { signal } = call;
-    const queuedSince = performance.now();
     const before = (error: unknown): AttemptResult => ({
       attempt,
       error: this.#beforeSend(error, call, earlierSend),
       final: true,
       reached: false,
-      queuedMs: Math.round(performance.now() - queuedSince),
+      queuedMs: 0,
       credential: undefined,
     });
-    let slot: Slot;
+    let credential: Credential;
     try {
-      // A fixed key's slot is known (from the client's construction where hashing is synchronous, else from its first
-      // derivation): no turn of the event loop before the limiter.
-      slot = rotated
-        ? { keyId: rotated.keyId, credential: rotated }
-        : (credentials.fixedSlot ?? (await credentials.slot()));
+      // The key is read before the attempt queues: it is one of the budgets the attempt waits for. A fixed key is
+      // known (from the client's construction where hashing is synchronous, else from its first derivation): no turn
+      // of the event loop before the limiter. A key function's read ends at the call's abort or timeout.
+      credential =
+        rotated ?? credentials.fixed ?? (await credentials.read({ signal, timeout: call.timeout, request: call.request }));
     } catch (error) {
       return before(error);
     }
+    const queuedSince = performance.now();
     let release: ReleaseSlot | undefined;
     try {
       // The one place a call asks the limiter: a per-call option for it (a priority, a longest wait) goes here.
-      const granted = await acquireUntilAbort(limiter, slot.keyId, signal, logger);
-      release = typeof granted === 'function' ? granted : undefined;
+      release = await acquireBudgets(limiter, credential.budgets, signal, logger);
     } catch (error) {
       // The SDK's own limiters reject with typed errors; a partner's may throw anything: nothing was sent either way.
       if (signal?.aborted || error instanceof ServiceError) return before(error);
@@ -236,17 +236,9 @@ export class Transport {
       const message = `The rate limiter could not grant a slot (its acquire() failed: ${why.slice(0, 300)}); nothing was sent`;
       return before(new RateLimiterUnavailableError(message, { cause: error, earlierSend }));
     }
-    // From its grant the request may leave at any moment, and a key read now (a key function behind `rateLimitKey`, a
-    // slow secrets store) may hold it for a while: the limiter must not start the key's next request before `sent()`.
+    // From its grant the request may leave at any moment (ky prepares it before fetch is called): the limiter must not
+    // start the key's next request before `sent()`.
     release?.leaving?.();
-    let credential: Credential;
-    try {
-      credential = slot.credential ?? (await credentials.read());
-    } catch (error) {
-      // The slot was not used: nothing was sent.
-      if (release) callUserCallback('rateLimiter release', release, [], logger ?? console);
-      return before(error);
-    }
     const queuedMs = Math.round(performance.now() - queuedSince);
     emit(hooks, logger, 'onRequest', { ...call.request, attempt, docHashId: call.docHashId, queuedMs });
     const started = performance.now();
@@ -347,38 +339,4 @@ export class Transport {
     }
     return failedAfterEarlierSend(error, request);
   }
-}
-
-/**
- * The limiter's grant, or a rejection as soon as `signal` aborts, even when the limiter (a partner's own) ignores the
- * signal: the caller's abort always ends the wait. A grant that comes after the abort is given back at once, unused.
- */
-function acquireUntilAbort(
-  limiter: RateLimiter,
-  keyId: string,
-  signal: AbortSignal | undefined,
-  logger: Logger | undefined,
-): ReturnType<RateLimiter['acquire']> {
-  const acquiring = limiter.acquire(keyId, signal);
-  if (signal === undefined || (limiter as { [HONORS_ABORT]?: boolean })[HONORS_ABORT] === true) return acquiring;
-  return new Promise((resolve, reject) => {
-    let abandoned = false;
-    const onAbort = () => {
-      abandoned = true;
-      reject(signal.reason);
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    Promise.resolve(acquiring).then(
-      (granted) => {
-        signal.removeEventListener('abort', onAbort);
-        if (!abandoned) return resolve(granted);
-        if (typeof granted === 'function') callUserCallback('rateLimiter release', granted, [], logger ?? console);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
