@@ -16,7 +16,6 @@ import { acquireBudgets } from './acquire.js';
 import type { Call } from './call.js';
 import type { Credential, Credentials } from './credentials.js';
 import { type ClientHooks, emit, type Logger } from './events.js';
-import { exchange } from './exchange.js';
 import { attemptHeaders, type HeaderRecord } from './headers.js';
 import type { RetryPolicy } from './retry.js';
 import { type CallTelemetry, startCall } from './telemetry.js';
@@ -25,7 +24,8 @@ import { type CallTelemetry, startCall } from './telemetry.js';
  * What the transport imports on its first call rather than with the SDK, so that a bundler that splits code keeps
  * them out of the client's first chunk, and a process that imports the SDK and never sends does not load them: ky
  * (which makes Node load undici), the mapping of error answers (with `PortalError` and the portal's descriptions),
- * the preflight's rules (with the PIN code and state tables), and the rules of `request` (its path and body).
+ * the preflight's rules (with the PIN code and state tables), the rules of `request` (its path and body), and the
+ * HTTP exchange itself.
  */
 export interface TransportParts {
   /** One ky instance for every client: a client's headers go with each attempt, the fetch and signal with each request. */
@@ -33,6 +33,8 @@ export interface TransportParts {
   readonly mapping: typeof import('../errors/map-response.js');
   readonly preflight: typeof import('../gst/preflight.js');
   readonly rules: typeof import('./request-rules.js');
+  /** One HTTP exchange (with the write tracker and the reading of transport failures). */
+  readonly exchange: typeof import('./exchange.js')['exchange'];
 }
 
 let parts: TransportParts | undefined;
@@ -52,10 +54,11 @@ export function startTransport(): Promise<TransportParts> | TransportParts {
     import('../errors/map-response.js'),
     import('../gst/preflight.js'),
     import('./request-rules.js'),
+    import('./exchange.js'),
   ]).then(
-    ([kyModule, mapping, preflight, rules]) => {
+    ([kyModule, mapping, preflight, rules, { exchange }]) => {
       const ky = kyModule.default.create({ retry: 0, timeout: false, throwHttpErrors: false });
-      parts = { ky, mapping, preflight, rules };
+      parts = { ky, mapping, preflight, rules, exchange };
       return parts;
     },
     (error: unknown) => {
@@ -220,7 +223,9 @@ export class Transport {
       // known (from the client's construction where hashing is synchronous, else from its first derivation): no turn
       // of the event loop before the limiter. A key function's read ends at the call's abort or timeout.
       credential =
-        rotated ?? credentials.fixed ?? (await credentials.read({ signal, timeout: call.timeout, request: call.request }));
+        rotated ??
+        credentials.fixed ??
+        (await credentials.read({ signal, timeout: call.timeout, request: call.request }));
     } catch (error) {
       return before(error);
     }
@@ -245,7 +250,7 @@ export class Transport {
     const headers = attemptHeaders(this.#init.headers, call.headers, credential.authorization, call.body !== undefined);
     telemetry?.inject(headers, this.#init.runtimeFetch);
     const http = { ky: ready.ky, fetch: this.#init.fetch };
-    const send = () => exchange(http, call, headers, credential.redact, release, earlierSend);
+    const send = () => ready.exchange(http, call, headers, credential.redact, release, earlierSend);
     let outcome: SlotOutcome | undefined;
     let answer: AnswerInfo | undefined;
     let thrown: unknown;
