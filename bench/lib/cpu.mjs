@@ -13,7 +13,7 @@ export async function run() {
   const { port } = await server.next();
   try {
     const client = startWorker('cpu-client.mjs', {
-      env: { PORT: port, N, ROUNDS, WARMUP: Math.min(300, N) },
+      env: { PORT: port, N, ROUNDS, WARMUP: Math.min(300, N), SDK_BEFORE: process.env.SDK_BEFORE ?? '' },
       execArgv: ['--expose-gc'],
     });
     await client.done();
@@ -42,6 +42,16 @@ export async function run() {
         '≤ 1.3× raw fetch (issue 29)',
         ratio('sdk-default').median <= 1.3,
       ),
+      ...(rounds[0]['sdk-before-preflight-off']
+        ? [
+            row(
+              `  SDK_BEFORE's build, preflight off`,
+              `${x(ratio('sdk-before-preflight-off'))} = ${usText('sdk-before-preflight-off')}`,
+              process.env.SDK_BEFORE,
+              'reference',
+            ),
+          ]
+        : []),
     ];
   } finally {
     server.child.kill();

@@ -36,6 +36,12 @@ const variants = {
   'sdk-preflight-off': async () => (await sdkOff.createEwayBill('doc-1', model)).success,
   'sdk-default': async () => (await sdkDefault.createEwayBill('doc-1', model)).success,
 };
+// SDK_BEFORE=<path of another build's dist/index.js>: that build beside this one in the same rounds (an A/B of a change).
+if (process.env.SDK_BEFORE) {
+  const { ServiceClient: Before } = await import(process.env.SDK_BEFORE);
+  const before = new Before({ apiKey, baseUrl, rateLimiter: noWaitLimiter, preflight: 'off' });
+  variants['sdk-before-preflight-off'] = async () => (await before.createEwayBill('doc-1', model)).success;
+}
 const names = Object.keys(variants);
 
 for (const [name, fn] of Object.entries(variants)) {

@@ -11,7 +11,7 @@ import {
   type EwayBillBatchOptions,
   type EwayBillBatchResult,
 } from './batch.js';
-import { registerBudget } from './budget.js';
+import { budgetName, registerBudget } from './budget.js';
 import { type HttpMethod, makeCall } from './call.js';
 import { Credentials } from './credentials.js';
 import { checkHeaders } from './headers.js';
@@ -107,7 +107,7 @@ export class ServiceClient {
     installInspect();
     const { apiKey, resolved } = resolveOptions(options);
     this.#options = resolved;
-    registerBudget(this, options.rateLimitKey === undefined ? [apiKey] : [apiKey, `budget:${options.rateLimitKey}`]);
+    registerBudget(this, options.rateLimitKey === undefined ? [apiKey] : [apiKey, budgetName(options.rateLimitKey)]);
     this.#transport = new Transport({
       headers: resolved.headers,
       // The global fetch is looked up at each call (so msw and other patches apply).
