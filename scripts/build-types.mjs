@@ -17,6 +17,7 @@ const entries = {
   gst: 'gst/index',
   testing: 'testing/index',
   redis: 'redis/index',
+  journal: 'journal/index',
 };
 
 rmSync(dist('types'), { recursive: true, force: true });

@@ -1,0 +1,128 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createFileJournal,
+  type FileJournal,
+  JournalClaimLostError,
+  journalBodyHash,
+  journalKeyHash,
+} from 'invoicing-service-sdk/journal';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const BASE = 'https://service.test/api/partner';
+const dirs: string[] = [];
+const journals: FileJournal[] = [];
+afterEach(async () => {
+  for (const journal of journals.splice(0)) await journal.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'journal-test-'));
+  dirs.push(dir);
+  return join(dir, 'bills.journal');
+}
+
+function open(path: string, options?: Parameters<typeof createFileJournal>[1]): FileJournal {
+  const journal = createFileJournal(path, options);
+  journals.push(journal);
+  return journal;
+}
+
+const body = (id: string) => JSON.stringify({ supply_type: 'Outward', doc: id });
+const intent = (docHashId: string, owner = 'me') => ({
+  baseUrl: BASE,
+  docHashId,
+  owner,
+  body: body(docHashId),
+  bodyHash: journalBodyHash(body(docHashId)),
+  keyHash: journalKeyHash('secret-key'),
+  inFlightMs: 15_000,
+});
+
+describe('createFileJournal', () => {
+  it('records an intent, then its outcome, and reads both back after a reopen; never the key', async () => {
+    const path = scratch();
+    const journal = open(path);
+    const doc = { baseUrl: BASE, docHashId: 'doc-1' };
+    const claim = await journal.claim(doc, 'me', 60_000);
+    expect(claim).toMatchObject({ claimed: true, record: undefined });
+    const sent = await journal.recordIntent(intent('doc-1'));
+    expect(sent).toMatchObject({ status: 'sent-maybe', body: body('doc-1'), keyHash: journalKeyHash('secret-key') });
+    expect(sent.inFlightUntil - sent.sentAt).toBe(15_000);
+    expect(await journal.pending()).toEqual([sent]);
+    const result = {
+      outcome: 'generated',
+      message: 'E-way bill 123456789012 generated',
+      ewayBillNumber: '123456789012',
+    } as const;
+    const done = await journal.recordOutcome(doc, sent.attempt, { status: 'generated', result });
+    expect(done).toMatchObject({ status: 'generated', result, body: undefined, bodyHash: sent.bodyHash });
+    await journal.release(doc, 'me');
+    await journal.close();
+
+    const text = readFileSync(path, 'utf8');
+    expect(text).not.toContain('secret-key');
+    const again = open(path);
+    expect(await again.get(doc)).toEqual(done);
+    expect(await again.pending()).toEqual([]);
+  });
+
+  it('keeps a claim to its owner until its lease runs out, and refuses an intent without the claim', async () => {
+    const journal = open(scratch());
+    const doc = { baseUrl: BASE, docHashId: 'doc-2' };
+    expect(await journal.claim(doc, 'a', 60_000)).toMatchObject({ claimed: true });
+    expect(await journal.claim(doc, 'b', 60_000)).toMatchObject({ claimed: false, owner: 'a' });
+    await expect(journal.recordIntent(intent('doc-2', 'b'))).rejects.toBeInstanceOf(JournalClaimLostError);
+    await journal.release(doc, 'b'); // not b's: kept
+    expect(await journal.claim(doc, 'b', 60_000)).toMatchObject({ claimed: false, owner: 'a' });
+    await journal.release(doc, 'a');
+    expect(await journal.claim(doc, 'b', 1)).toMatchObject({ claimed: true });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await journal.claim(doc, 'c', 60_000)).toMatchObject({ claimed: true });
+    await expect(journal.recordIntent(intent('doc-2', 'b'))).rejects.toBeInstanceOf(JournalClaimLostError);
+  });
+
+  it('forgets an attempt that was never sent, putting back what was there before', async () => {
+    const journal = open(scratch());
+    const doc = { baseUrl: BASE, docHashId: 'doc-3' };
+    await journal.claim(doc, 'me', 60_000);
+    const first = await journal.recordIntent(intent('doc-3'));
+    expect(await journal.recordOutcome(doc, first.attempt, { status: 'not-sent' })).toBeUndefined();
+    expect(await journal.get(doc)).toBeUndefined();
+
+    const maybe = await journal.recordIntent(intent('doc-3'));
+    const refused = await journal.recordOutcome(doc, maybe.attempt, {
+      status: 'refused',
+      error: { name: 'PortalError', code: 'PORTAL_ERROR', portalCode: 238 },
+    });
+    expect(refused).toMatchObject({ status: 'refused', error: { portalCode: 238 } });
+    const retry = await journal.recordIntent(intent('doc-3'));
+    // A late answer of a replaced attempt changes nothing.
+    expect(await journal.recordOutcome(doc, maybe.attempt, { status: 'not-sent' })).toEqual(retry);
+    expect(await journal.recordOutcome(doc, retry.attempt, { status: 'not-sent' })).toEqual(refused);
+  });
+
+  it('starts a new line after a torn last line, and skips the torn one', async () => {
+    const path = scratch();
+    const journal = open(path);
+    const doc = { baseUrl: BASE, docHashId: 'doc-4' };
+    await journal.claim(doc, 'me', 60_000);
+    const kept = await journal.recordIntent(intent('doc-4'));
+    await journal.close();
+    writeFileSync(path, `${readFileSync(path, 'utf8')}{"t":"s","r":{"baseU`);
+    const again = open(path);
+    expect(await again.get(doc)).toEqual(kept);
+    expect(again.stats().skippedLines).toBe(1);
+    const other = { baseUrl: BASE, docHashId: 'doc-5' };
+    await again.claim(other, 'me', 60_000);
+    const added = await again.recordIntent(intent('doc-5'));
+    await again.close();
+    const third = open(path);
+    expect(await third.get(other)).toEqual(added);
+    expect(await third.get(doc)).toEqual(kept);
+    // Still one: the new line did not join the torn one.
+    expect(third.stats().skippedLines).toBe(1);
+  });
+});
