@@ -46,15 +46,19 @@ export interface ReadJournal {
   readonly states: Map<string, DocumentState>;
   /** Lines skipped: torn by a crash, or damaged. */
   readonly skipped: number;
-  /** Whether the file ends in the middle of a line: the next append starts a new one. */
-  readonly endsMidLine: boolean;
+  /** The bytes up to the end of the last whole line: a torn line after them is cut off when the file is opened. */
+  readonly wholeBytes: number;
 }
 
 /** Reads a file's text: never throws; a line that is torn, damaged or not the journal's is skipped. */
 export function readJournalText(text: string): ReadJournal {
   const states = new Map<string, DocumentState>();
   let skipped = 0;
-  for (const raw of text.split('\n')) {
+  const lines = text.split('\n');
+  // What follows the last newline was cut by a crash (a line counts only once its newline is written), or is empty.
+  const torn = lines.pop() ?? '';
+  if (torn !== '') skipped += 1;
+  for (const raw of lines) {
     if (raw === '') continue;
     const tab = raw.lastIndexOf('\t');
     const json = tab < 0 ? '' : raw.slice(0, tab);
@@ -76,7 +80,7 @@ export function readJournalText(text: string): ReadJournal {
       states.delete(documentKey(line.u, line.d));
     } else if (line.t !== 'h') skipped += 1;
   }
-  return { states, skipped, endsMidLine: text !== '' && !text.endsWith('\n') };
+  return { states, skipped, wholeBytes: Buffer.byteLength(text) - Buffer.byteLength(torn) };
 }
 
 /** A record as read back: JSON drops `undefined` fields; the type promises them. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fstatSync, fsyncSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { takeLock, writeFully } from '../cli/run-files.js';
 import { JournalClaimLostError, JournalError, JournalLockedError } from '../errors/journal-error.js';
@@ -67,7 +67,7 @@ const failure = (what: string, error: unknown) =>
  * A {@link Journal} in one append-only file, for one process: each change is one line (the document's whole state,
  * with a checksum), written and synced (`fsync`) before the method resolves, so `recordIntent` is on disk before the
  * request leaves. A crash cuts at most the last line, which is skipped when the file is read again (it was never
- * acknowledged), and the next line starts on a fresh line. The file grows by a line per change and is compacted in
+ * acknowledged) and cut off when the file is opened, so a later line never joins it. The file grows by a line per change and is compacted in
  * place (rewritten to a temporary file, synced, renamed over it), dropping known outcomes older than `maxAgeMs` and
  * never an unknown one.
  *
@@ -119,12 +119,17 @@ export function createFileJournal(path: string, options: FileJournalOptions = {}
     try {
       const read = readJournalText(readIfThere(path));
       fd = openSync(path, 'a');
-      const bytes = fstatSync(fd).size;
+      if (fstatSync(fd).size > read.wholeBytes) {
+        // A line torn by a crash: cut off, so it can never be completed by a later newline and read as written.
+        ftruncateSync(fd, read.wholeBytes);
+        fsyncSync(fd);
+      }
+      const bytes = read.wholeBytes;
       const opened: Opened = {
         fd,
         bytes,
         compactedBytes: bytes,
-        needsNewline: read.endsMidLine,
+        needsNewline: false,
         states: read.states,
         claims: new Map(),
         skipped: read.skipped,
@@ -156,8 +161,12 @@ export function createFileJournal(path: string, options: FileJournalOptions = {}
       writeFully(opened.fd, text);
       fsyncSync(opened.fd);
     } catch (error) {
-      // The file may now end in a cut line: the next one starts on a new line.
-      opened.needsNewline = true;
+      // The file may now end in a cut line: it is cut off, or else the next line starts on a new line.
+      try {
+        ftruncateSync(opened.fd, opened.bytes);
+      } catch {
+        opened.needsNewline = true;
+      }
       throw failure(`could not write the file journal ${path}`, error);
     }
     opened.needsNewline = false;
