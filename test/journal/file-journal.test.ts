@@ -8,12 +8,13 @@ import {
   journalBodyHash,
   journalKeyHash,
 } from 'invoicing-service-sdk/journal';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const BASE = 'https://service.test/api/partner';
 const dirs: string[] = [];
 const journals: FileJournal[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const journal of journals.splice(0)) await journal.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -125,5 +126,58 @@ describe('createFileJournal', () => {
     // The torn line was cut off when the file was opened: it can never be completed and read.
     expect(third.stats().skippedLines).toBe(0);
     for (const line of readFileSync(path, 'utf8').split('\n').slice(0, -1)) expect(line).toMatch(/\t[0-9a-f]{8}$/);
+  });
+
+  it('compacts away known outcomes older than maxAgeMs, never an unknown one, and the file holds what it kept', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-01T00:00:00Z'));
+    const path = scratch();
+    const journal = open(path);
+    const generated = { status: 'generated', result: { outcome: 'generated', message: 'ok' } } as const;
+    const refused = { status: 'refused', error: { code: 'PORTAL_ERROR', portalCode: 238 } } as const;
+    async function send(id: string, outcome?: typeof generated | typeof refused) {
+      const doc = { baseUrl: BASE, docHashId: id };
+      await journal.claim(doc, 'me', 60_000);
+      const sent = await journal.recordIntent(intent(id));
+      if (outcome) await journal.recordOutcome(doc, sent.attempt, outcome);
+      await journal.release(doc, 'me');
+    }
+    await send('old-generated', generated);
+    await send('old-refused', refused);
+    await send('old-pending');
+    vi.setSystemTime(new Date('2026-11-08T00:00:01Z')); // 7 days and a second later
+    await send('new-generated', generated);
+    expect(await journal.compact()).toEqual({ dropped: 2, kept: 2 });
+    await journal.close();
+    const again = open(path);
+    expect(await again.get({ baseUrl: BASE, docHashId: 'old-generated' })).toBeUndefined();
+    expect(await again.get({ baseUrl: BASE, docHashId: 'old-refused' })).toBeUndefined();
+    expect(await again.pending()).toMatchObject([{ docHashId: 'old-pending', body: body('old-pending') }]);
+    expect(await again.get({ baseUrl: BASE, docHashId: 'new-generated' })).toMatchObject({ status: 'generated' });
+    // maxAgeMs 0 drops every known outcome; the unknown one stays, whatever its age.
+    vi.setSystemTime(new Date('2026-11-08T00:00:02Z'));
+    expect(await again.compact({ maxAgeMs: 0 })).toEqual({ dropped: 1, kept: 1 });
+    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(2); // the header and the pending document
+  });
+
+  it('compacts by itself as the file grows, so it stays within about twice what it must hold', async () => {
+    const path = scratch();
+    const journal = open(path, { compactAtBytes: 8192 });
+    let written = 0;
+    let largest = 0;
+    for (let i = 0; i < 300; i++) {
+      const doc = { baseUrl: BASE, docHashId: `doc-${i % 20}` };
+      await journal.claim(doc, 'me', 60_000);
+      const sent = await journal.recordIntent(intent(doc.docHashId));
+      await journal.recordOutcome(doc, sent.attempt, { status: 'not-sent' });
+      written += 2;
+      largest = Math.max(largest, journal.stats().bytes);
+    }
+    // 20 documents, rewritten 600 times: without compaction the file would hold 600 lines.
+    expect(written).toBe(600);
+    expect(largest).toBeLessThanOrEqual(8192 + 1024);
+    expect(journal.stats().documents).toBe(0);
+    await journal.close();
+    expect(readFileSync(path, 'utf8').split('\n').length).toBeLessThan(60);
   });
 });
