@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { type JournalRecord, journalBodyHash } from 'invoicing-service-sdk/journal';
+import { journalBodyHash } from 'invoicing-service-sdk/journal';
 import { createRedisJournal, JournalClaimLostError } from 'invoicing-service-sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEntry } from '../cli/cli-process.js';
