@@ -103,6 +103,17 @@ export function createRedisJournal(options: RedisJournalOptions): Journal {
       // Only a hint: a stale entry is skipped by readers and swept by compact().
     });
 
+  /** Records `'not-sent'` for an attempt, and drops its index entry unless the document is still pending. */
+  const forget = (key: string, attempt: string): Promise<void> =>
+    onDocument(key, ['outcome', attempt, 'not-sent', '', keep]).then(
+      async ({ record }) => {
+        if (record?.status !== 'sent-maybe') await removeFromIndex(key, attempt);
+      },
+      () => {
+        // Redis is away: the record stays 'sent-maybe' (a recovery then finds no bill, or its 604).
+      },
+    );
+
   /** Each index entry, a page at a time, with its document's record. */
   async function* sweep(): AsyncGenerator<{ key: string; attempt: string; record: JournalRecord | undefined }> {
     let cursor = '0';
@@ -144,6 +155,9 @@ export function createRedisJournal(options: RedisJournalOptions): Journal {
         return record;
       } catch (error) {
         if (error instanceof JournalClaimLostError) void removeFromIndex(key, attempt);
+        // Redis may have applied the intent and answered late (past the deadline): the caller will not send, so the
+        // intent is undone. Sent now, on the same connection, it runs after the intent; it changes nothing otherwise.
+        else void forget(key, attempt);
         throw error;
       }
     },

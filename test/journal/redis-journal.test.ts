@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { journalBodyHash } from 'invoicing-service-sdk/journal';
-import { createRedisJournal, JournalClaimLostError } from 'invoicing-service-sdk/redis';
+import { createRedisJournal, JournalClaimLostError, type RedisLike } from 'invoicing-service-sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEntry } from '../cli/cli-process.js';
 import { LIBRARIES } from '../redis/clients.js';
@@ -22,6 +22,31 @@ const intent = (docHashId: string, owner: string) => ({
   inFlightMs: 15_000,
 });
 const quiet = { warn: () => {} };
+
+/**
+ * The client, except that the answers of the journal's `intent` op reach the journal 2 s after Redis sent them (Redis
+ * applies the intent at once): an intent whose answer comes after the journal's deadline.
+ */
+function lateIntents(redis: RedisLike): RedisLike {
+  const opOf = (name: string | symbol, args: unknown[]) => {
+    if (typeof args[1] === 'number') return args[3]; // ioredis: evalsha(sha, numKeys, key, op, ...)
+    if (name === 'evalSha' || name === 'eval') return (args[1] as { arguments?: string[] } | undefined)?.arguments?.[0];
+    return undefined;
+  };
+  return new Proxy(redis as object, {
+    get(target, name) {
+      const value = Reflect.get(target, name) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const answer = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (opOf(name, args) !== 'intent') return answer;
+        return Promise.resolve(answer).then(
+          (reply) => new Promise((resolve) => setTimeout(() => resolve(reply), 2000)),
+        );
+      };
+    },
+  }) as RedisLike;
+}
 
 /** Calls `check` until it returns a value (bounded): for what Redis decides on its own clock (a lease, a TTL). */
 async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
@@ -122,6 +147,29 @@ describe.each(LIBRARIES)('createRedisJournal with $name', (library) => {
       // The dead owner's release leaves the live claim alone.
       await journal.release(doc, 'dead');
       expect(await journal.claim(doc, 'third', 60_000)).toMatchObject({ claimed: false, owner: 'alive' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('undoes an intent whose answer came after its deadline: nothing was sent, so the document is not left pending', async () => {
+    const client = await library.connect(redis.port);
+    try {
+      const journal = createRedisJournal({
+        redis: lateIntents(client.redis),
+        prefix: prefix(),
+        timeout: 1000,
+        logger: quiet,
+      });
+      const doc = { baseUrl: BASE, docHashId: 'doc-late' };
+      await journal.claim(doc, 'me', 60_000);
+      await expect(journal.recordIntent(intent('doc-late', 'me'))).rejects.toMatchObject({
+        name: 'JournalError',
+        mayHaveSucceeded: false,
+      });
+      // One connection answers in order: this read comes after the intent Redis applied, and after what followed it.
+      expect(await journal.get(doc)).toBeUndefined();
+      expect(await journal.pending()).toEqual([]);
     } finally {
       await client.close();
     }
