@@ -165,6 +165,41 @@ describe('the file journal, killed with kill -9', () => {
   }, 600_000);
 });
 
+describe('the file journal on a full disk', () => {
+  it('rejects the write that does not fit with JournalError, cuts its partial line off, and keeps what was acknowledged', async () => {
+    const path = join(dir, 'full.journal');
+    // `ulimit -f 16`: a write past 16 KiB fails (EFBIG), and the write that crosses it is cut short.
+    const started = runCli(
+      child.file,
+      [],
+      { JOURNAL_PATH: path, MODE: 'append', COUNT: '1000' },
+      { fileSizeBlocks: 16 },
+    );
+    expect(await started.exit(60_000)).toBe(4);
+    const lines = started
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, string>);
+    const failed = lines.at(-1);
+    expect(failed).toMatchObject({ failed: 'JournalError' });
+    expect(failed?.message).toMatch(/could not write the file journal .*full\.journal/);
+    // Every line in the file is whole: the partial one was cut off.
+    for (const line of readFileSync(path, 'utf8').split('\n').slice(0, -1)) expect(line).toMatch(/\t[0-9a-f]{8}$/);
+    const journal = createFileJournal(path);
+    for (const { intent, generated } of lines) {
+      if (intent)
+        expect(['sent-maybe', 'generated']).toContain(
+          (await journal.get({ baseUrl: BASE, docHashId: intent }))?.status,
+        );
+      if (generated) expect((await journal.get({ baseUrl: BASE, docHashId: generated }))?.status).toBe('generated');
+    }
+    expect(journal.stats().skippedLines).toBe(0);
+    expect(lines.filter((line) => line.generated).length).toBeGreaterThan(3);
+    await journal.close();
+  }, 120_000);
+});
+
 describe('two processes on one file journal', () => {
   it('refuses the second while the first lives, naming its pid; a second that waits takes it once the first is killed', async () => {
     const path = join(dir, 'shared.journal');

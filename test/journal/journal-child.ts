@@ -1,7 +1,7 @@
 // A process of test/journal/file-crash.test.ts, built by tsup (test/cli/cli-process.ts) and run by Node.
 // MODE=append: records an intent, then the outcome 'generated', for documents doc-0 … doc-(COUNT-1) that the journal
-// does not know as generated yet, printing one JSON line after each call resolved (an acknowledgement), until done or
-// killed. MODE=hold: opens the journal (waiting LOCK_WAIT_MS for a lock), prints {"opened":pid}, and stays until killed.
+// does not know as generated yet, printing one JSON line after each call resolved (an acknowledgement), until done,
+// killed, or a call fails ({"failed"}, exit code 4). MODE=hold: opens the journal (waiting LOCK_WAIT_MS for a lock), prints {"opened":pid}, and stays until killed.
 import { createFileJournal, journalBodyHash } from '../../src/journal/index.js';
 
 const { JOURNAL_PATH, MODE, COUNT, COMPACT_AT, LOCK_WAIT_MS } = process.env;
@@ -24,6 +24,17 @@ if (MODE === 'hold') {
   say({ opened: process.pid });
   setInterval(() => {}, 60_000);
 } else {
+  try {
+    await appendAll();
+  } catch (error) {
+    say({ failed: (error as Error).name, message: (error as Error).message });
+    process.exit(4);
+  }
+  await journal.close();
+  say({ done: true });
+}
+
+async function appendAll() {
   for (let i = 0; i < Number(COUNT); i++) {
     const document = { baseUrl: BASE, docHashId: `doc-${i}` };
     if ((await journal.get(document))?.status === 'generated') continue;
@@ -46,6 +57,4 @@ if (MODE === 'hold') {
     say({ generated: document.docHashId });
     await journal.release(document, 'child');
   }
-  await journal.close();
-  say({ done: true });
 }
