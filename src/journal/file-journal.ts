@@ -177,7 +177,15 @@ export function createFileJournal(path: string, options: FileJournalOptions = {}
     append(opened, stateLine(document.baseUrl, document.docHashId, state));
     if (state) opened.states.set(key, state);
     else opened.states.delete(key);
-    if (opened.bytes > Math.max(compactAt, 2 * opened.compactedBytes)) compactNow(opened, maxAgeMs);
+    if (opened.bytes > Math.max(compactAt, 2 * opened.compactedBytes)) {
+      try {
+        compactNow(opened, maxAgeMs);
+      } catch {
+        // The change itself is recorded: a compaction that failed (a full disk) is tried again once the file has
+        // doubled once more, and never fails the call. `compact()` reports its own failure.
+        opened.compactedBytes = opened.bytes;
+      }
+    }
   }
 
   function compactNow(opened: Opened, age: number) {
