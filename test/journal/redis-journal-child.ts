@@ -2,31 +2,15 @@
 // to Redis with the client LIBRARY names, prints "ready", waits for a line on stdin, then claims documents doc-0 …
 // doc-(COUNT-1) all at once; for each it got, records an intent and the outcome 'generated', keeping the claim (so a
 // document has one owner over the whole run). Prints {"owner", "owned": [...]} and exits.
-import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { journalBodyHash } from '../../src/journal/index.js';
-import { createRedisJournal, type RedisLike } from '../../src/redis/index.js';
+import { createRedisJournal } from '../../src/redis/index.js';
+import { connectRedis } from './child-redis.js';
 
 const { REDIS_PORT, LIBRARY, COUNT, PREFIX, NAME } = process.env;
-// Loaded at run time from node_modules: bundled into ESM, the clients' own `require` calls fail.
-const require = createRequire(import.meta.url);
 const BASE = 'https://service.test/api/partner';
 
-async function connect(): Promise<{ redis: RedisLike; close(): Promise<void> }> {
-  if (LIBRARY?.startsWith('ioredis')) {
-    const Redis = require(LIBRARY) as new (options: object) => RedisLike & { disconnect(): void };
-    const redis = new Redis({ host: '127.0.0.1', port: Number(REDIS_PORT) });
-    return { redis, close: async () => redis.disconnect() };
-  }
-  const { createClient } = require(LIBRARY as string) as {
-    createClient(options: object): RedisLike & { connect(): Promise<unknown>; quit(): Promise<unknown> };
-  };
-  const client = createClient({ url: `redis://127.0.0.1:${REDIS_PORT}` });
-  await client.connect();
-  return { redis: client, close: async () => void (await client.quit()) };
-}
-
-const { redis, close } = await connect();
+const { redis, close } = await connectRedis(LIBRARY as string, Number(REDIS_PORT));
 const journal = createRedisJournal({ redis, prefix: PREFIX, logger: { warn: () => {} } });
 process.stdout.write('ready\n');
 const lines = createInterface({ input: process.stdin });
