@@ -137,7 +137,7 @@ it('kills a process 30 times: no document gets two bills, every one ends known, 
     API_KEY: KEY,
     COUNT: String(COUNT),
     TIMEOUT_MS: '200',
-    MARGIN_MS: '600',
+    MARGIN_MS: '1500',
   };
   for (let kill = 0; kill < 30; kill++) {
     const run = runCli(child.file, [], env);
@@ -165,7 +165,7 @@ it('the same with four processes sharing one Redis journal, killed 30 times in a
     API_KEY: KEY,
     COUNT: String(COUNT),
     TIMEOUT_MS: '200',
-    MARGIN_MS: '600',
+    MARGIN_MS: '1500',
   }));
   const running = envs.map((env) => runCli(child.file, [], env));
   for (let kill = 0; kill < 30; kill++) {
