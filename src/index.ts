@@ -16,6 +16,7 @@ export type {
   EwayBillBatchResult,
 } from './client/batch.js';
 export { createEwayBills } from './client/batch.js';
+export type { HttpMethod } from './client/call.js';
 export type { ApiKeySource } from './client/credentials.js';
 export type { ClientHooks, Logger, RequestEvent, ResponseEvent, RetryEvent } from './client/events.js';
 export type { EwayBillCreator, EwayBillOnceOptions, EwayBillOnceOutcome, EwayBillOnceResult } from './client/once.js';
@@ -25,9 +26,9 @@ export type { QueryValue, StandardSchemaV1 } from './client/request-input.js';
 export { SDK_VERSION } from './client/runtime.js';
 export type { EwayBillResult, RequestResult, ResponseMeta, ServiceRequestOptions } from './client/service-client.js';
 export { ServiceClient } from './client/service-client.js';
-export type { HttpMethod } from './client/transport.js';
 export type {
   ApiErrorInit,
+  PortalErrorInit,
   RequestSummary,
   ServiceErrorOptions,
   TransportErrorInit,

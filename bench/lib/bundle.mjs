@@ -54,9 +54,10 @@ async function splitSizes(contents) {
     );
     const outputs = result.metafile.outputs;
     const absolute = (path) => join(process.cwd(), path);
+    // The entry's own output: with splitting, each dynamically imported module is an entry point of its own too.
     const first = firstLoad(
       outputs,
-      Object.keys(outputs).find((path) => outputs[path].entryPoint !== undefined),
+      Object.keys(outputs).find((path) => outputs[path].entryPoint?.endsWith('entry.js')),
     );
     const sum = (paths) => paths.reduce((total, path) => total + (gzipped.get(absolute(path)) ?? 0), 0);
     return { first: sum([...first]), firstFiles: first.size, total: sum(Object.keys(outputs)), files: gzipped.size };

@@ -1,6 +1,7 @@
 // Client CPU per request: N sequential loopback POSTs per variant per round, CPU of this process only (the server is
 // another process). Prints one JSON line per round.
 import ky from 'ky';
+import createOpenApiClient from 'openapi-fetch';
 import { ServiceClient } from '../../dist/index.js';
 import { check, model, noWaitLimiter, report } from './fixture.mjs';
 
@@ -18,6 +19,8 @@ const headers = {
 };
 
 const api = ky.create({ headers });
+// openapi-fetch (what a generated-types client costs), with the same headers.
+const openapi = createOpenApiClient({ baseUrl, headers });
 const sdkOff = new ServiceClient({ apiKey, baseUrl, rateLimiter: noWaitLimiter, preflight: 'off' });
 const sdkDefault = new ServiceClient({ apiKey, baseUrl, rateLimiter: noWaitLimiter });
 
@@ -27,9 +30,18 @@ const variants = {
     return (await response.json()).success;
   },
   ky: async () => (await api.post(url, { json: model }).json()).success,
+  'openapi-fetch': async () =>
+    (await openapi.POST('/v2/ewaybill/{doc_hash_id}', { params: { path: { doc_hash_id: 'doc-1' } }, body: model })).data
+      .success,
   'sdk-preflight-off': async () => (await sdkOff.createEwayBill('doc-1', model)).success,
   'sdk-default': async () => (await sdkDefault.createEwayBill('doc-1', model)).success,
 };
+// SDK_BEFORE=<path of another build's dist/index.js>: that build beside this one in the same rounds (an A/B of a change).
+if (process.env.SDK_BEFORE) {
+  const { ServiceClient: Before } = await import(process.env.SDK_BEFORE);
+  const before = new Before({ apiKey, baseUrl, rateLimiter: noWaitLimiter, preflight: 'off' });
+  variants['sdk-before-preflight-off'] = async () => (await before.createEwayBill('doc-1', model)).success;
+}
 const names = Object.keys(variants);
 
 for (const [name, fn] of Object.entries(variants)) {

@@ -4,7 +4,7 @@ import { abortError } from '../internal/abort.js';
 import { callUserCallback, type WarnSink } from '../internal/callback.js';
 import type { EwayBillModel } from '../model/schemas.js';
 import { budgetsOf } from './budget.js';
-import { createEwayBillOnce, type EwayBillCreator, type EwayBillOnceResult } from './once.js';
+import { createEwayBillOnce, type EwayBillCreator, type EwayBillOnceResult, NO_RESEND } from './once.js';
 import { checkRequestOptions } from './options.js';
 
 /** One document of a batch. */
@@ -182,31 +182,138 @@ function checkOptions(
   return { concurrencyPerClient: concurrency, readAhead, keepResults: options.keepResults !== false };
 }
 
-/** A client whose uncertain failures look certain to `createEwayBillOnce`, so it never sends a second time. */
-function noResend(client: EwayBillCreator): EwayBillCreator {
-  return {
-    createEwayBill: (docHashId, model, options) =>
-      client.createEwayBill(docHashId, model, options).catch((error: unknown) => {
-        throw mayHaveSucceeded(error) ? new NoResend(error) : error;
-      }),
-  };
-}
+/**
+ * The estimate of {@link EwayBillBatchProgress.etaMs}: the slowest lane's unsettled items times its pace. It scans
+ * every lane after each settle with a few keys, at most every ETA_RESCAN_MS with many (a scan per settle over 50,000
+ * keys made a batch quadratic); in between, the last scan's estimate less the time since.
+ */
+class BatchEstimate {
+  #etaMs = 0;
+  #etaAt = Number.NEGATIVE_INFINITY;
 
-/** Carries an uncertain error through `createEwayBillOnce` without a resend; unwrapped when the item settles. */
-class NoResend {
-  constructor(readonly error: unknown) {}
-}
+  constructor(readonly lanes: BatchLanes) {}
 
-/** The estimate of {@link EwayBillBatchProgress.etaMs}: the slowest lane's unsettled items times its pace. */
-function etaOf(lanes: Iterable<Lane>): number {
-  let eta = 0;
-  for (const lane of lanes) {
-    const left = lane.unsettled + lane.unread;
-    if (left === 0) continue;
-    const pace = lane.answered >= 2 ? (lane.lastAt - lane.firstAt) / (lane.answered - 1) : ASSUMED_PACE_MS;
-    eta = Math.max(eta, left * pace);
+  /** Milliseconds left; 0 once nothing is left to send. */
+  now(nothingLeft: boolean): number {
+    if (nothingLeft) return 0;
+    const now = performance.now();
+    if (this.lanes.size <= ETA_SCAN_LANES || now - this.#etaAt >= ETA_RESCAN_MS) {
+      this.#etaMs = BatchEstimate.scan(this.lanes.all());
+      this.#etaAt = now;
+      return this.#etaMs;
+    }
+    return Math.max(0, Math.round(this.#etaMs - (now - this.#etaAt)));
   }
-  return Math.round(eta);
+
+  static scan(lanes: Iterable<Lane>): number {
+    let eta = 0;
+    for (const lane of lanes) {
+      const left = lane.unsettled + lane.unread;
+      if (left === 0) continue;
+      const pace = lane.answered >= 2 ? (lane.lastAt - lane.firstAt) / (lane.answered - 1) : ASSUMED_PACE_MS;
+      eta = Math.max(eta, left * pace);
+    }
+    return Math.round(eta);
+  }
+}
+
+/**
+ * The lanes per key: each budget a client spends (its key, its rateLimitKey) leads to one lane, where its items wait
+ * and go one (or `concurrencyPerClient`) at a time; and per lane, the documents seen, so a document listed twice for
+ * one key is refused. A client's lane is the lane of the first of its budgets that has one; its other budgets join
+ * that lane unless they have one already (two lanes are not merged: they still share the limiter).
+ */
+class BatchLanes {
+  readonly #byBudget = new Map<unknown, Lane>();
+  readonly #seen = new Map<Lane, Map<string, number>>();
+  readonly #all = new Set<Lane>();
+
+  get size(): number {
+    return this.#all.size;
+  }
+
+  all(): Iterable<Lane> {
+    return this.#all;
+  }
+
+  /** The lane of a client's budgets (`budgetsOf`), made on first use. */
+  of(budgets: readonly unknown[]): Lane {
+    let lane: Lane | undefined;
+    for (const budget of budgets) lane ??= this.#byBudget.get(budget);
+    if (!lane) {
+      lane = { queue: [], unsettled: 0, unread: 0, firstAt: 0, lastAt: 0, answered: 0, running: 0, refused: undefined };
+      this.#all.add(lane);
+    }
+    for (const budget of budgets) if (!this.#byBudget.has(budget)) this.#byBudget.set(budget, lane);
+    return lane;
+  }
+
+  /** The index of the item that listed `docHashId` for this lane's key before, or `undefined` (and it is noted). */
+  repeated(lane: Lane, docHashId: string, index: number): number | undefined {
+    let seen = this.#seen.get(lane);
+    if (!seen) {
+      seen = new Map();
+      this.#seen.set(lane, seen);
+    }
+    const first = seen.get(docHashId);
+    if (first === undefined) seen.set(docHashId, index);
+    return first;
+  }
+
+  /** Empties every lane's queue (an abort). */
+  clear(): void {
+    for (const lane of this.#all) lane.queue.length = 0;
+  }
+}
+
+/**
+ * Reading the items: an array is checked whole before anything is sent; another iterable is read as it goes, at most
+ * `readAhead` ahead of what started. Each item read is handed over checked (`problem`) with its index; a failure of
+ * the iterable itself ends the reading and is kept (`error`).
+ */
+class BatchItems {
+  readonly array: readonly EwayBillBatchItem[] | undefined;
+  read = 0;
+  exhausted = false;
+  error: unknown;
+  readonly #iterator: Iterator<EwayBillBatchItem>;
+
+  constructor(
+    items: Iterable<EwayBillBatchItem>,
+    readonly lookup: ReturnType<typeof clientLookup>,
+  ) {
+    if (typeof (items as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== 'function') {
+      throw new TypeError('createEwayBills: items must be an array (or iterable) of { docHashId, model }');
+    }
+    this.array = Array.isArray(items) ? (items as readonly EwayBillBatchItem[]) : undefined;
+    this.array?.forEach((item, index) => {
+      const problem = itemProblem(item, lookup);
+      if (problem) throw new TypeError(`createEwayBills: items[${index}]${problem}`);
+    });
+    this.#iterator = items[Symbol.iterator]();
+  }
+
+  /** How many items there are: an array's length, or those read so far. */
+  get total(): number {
+    return this.array ? this.array.length : this.read;
+  }
+
+  /** The next item, checked, or `undefined` at the end (or when the iterable failed, kept in `error`). */
+  next(): { index: number; item: EwayBillBatchItem; problem: string | undefined } | undefined {
+    let next: IteratorResult<EwayBillBatchItem>;
+    try {
+      next = this.#iterator.next();
+    } catch (error) {
+      this.error = error;
+      this.exhausted = true;
+      return undefined;
+    }
+    if (next.done) {
+      this.exhausted = true;
+      return undefined;
+    }
+    return { index: this.read++, item: next.value, problem: itemProblem(next.value, this.lookup) };
+  }
 }
 
 /** The error codes that refuse the key itself: every other item of that key would be refused the same way. */
@@ -261,62 +368,24 @@ export async function createEwayBills(
   options: EwayBillBatchOptions = {},
 ): Promise<EwayBillBatchResult[]> {
   const { concurrencyPerClient, readAhead, keepResults } = checkOptions(options);
-  const lookup = clientLookup(clients);
-  if (typeof (items as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== 'function') {
-    throw new TypeError('createEwayBills: items must be an array (or iterable) of { docHashId, model }');
-  }
-  // An array is checked whole before anything is sent, as before; another iterable is read as it goes.
-  const array = Array.isArray(items) ? (items as readonly EwayBillBatchItem[]) : undefined;
-  if (array) {
-    array.forEach((item, index) => {
-      const problem = itemProblem(item, lookup);
-      if (problem) throw new TypeError(`createEwayBills: items[${index}]${problem}`);
-    });
-  }
+  const input = new BatchItems(items, clientLookup(clients));
+  const { array, lookup } = input;
   const { signal, onProgress, onResult } = options;
   const sink = options.logger ?? console;
   const results: EwayBillBatchResult[] = [];
-  /** The lane of each budget identity (several identities may share one lane). */
-  const lanes = new Map<unknown, Lane>();
-  /** The documents seen per lane, for the duplicate check. */
-  const seenPerKey = new Map<Lane, Map<string, number>>();
-  // A client's lane is the lane of the first of its budgets (its key, then its rateLimitKey) that has one; its other
-  // budgets join that lane unless they have one already (two lanes are not merged: they still share the limiter).
-  const laneOf = (identities: readonly unknown[]): Lane => {
-    let lane: Lane | undefined;
-    for (const identity of identities) lane ??= lanes.get(identity);
-    lane ??= { queue: [], unsettled: 0, unread: 0, firstAt: 0, lastAt: 0, answered: 0, running: 0, refused: undefined };
-    for (const identity of identities) if (!lanes.has(identity)) lanes.set(identity, lane);
-    return lane;
-  };
+  const lanes = new BatchLanes();
   // An array's items are all known: the estimate counts those beyond `readAhead` too, per key.
-  if (array) for (const item of array) laneOf(budgetsOf(lookup(item.client) as EwayBillCreator)).unread += 1;
+  if (array) for (const item of array) lanes.of(budgetsOf(lookup(item.client) as EwayBillCreator)).unread += 1;
+  const estimate = new BatchEstimate(lanes);
   /** The items read and not yet settled, by index: each is dropped when it settles. */
   const pending = new Map<number, { readonly item: EwayBillBatchItem; readonly lane: Lane; started: boolean }>();
-  let read = 0;
   let done = 0;
   let failed = 0;
   let queued = 0;
-  let exhausted = false;
-  let readError: unknown;
-  const total = () => (array ? array.length : read);
-  // The estimate scans every lane: after each settle with a few keys, at most every ETA_RESCAN_MS with many (a scan
-  // per settle over 50,000 keys made a batch quadratic); in between, the last scan's estimate less the time since.
-  let etaMs = 0;
-  let etaAt = Number.NEGATIVE_INFINITY;
-  const estimate = (): number => {
-    if (pending.size === 0 && (!array || read === array.length)) return 0;
-    const now = performance.now();
-    if (lanes.size <= ETA_SCAN_LANES || now - etaAt >= ETA_RESCAN_MS) {
-      etaMs = etaOf(lanes.values());
-      etaAt = now;
-      return etaMs;
-    }
-    return Math.max(0, Math.round(etaMs - (now - etaAt)));
-  };
   const progress = () => {
     if (onProgress === undefined) return;
-    callUserCallback('onProgress', onProgress, [{ done, total: total(), failed, etaMs: estimate() }], sink);
+    const etaMs = estimate.now(pending.size === 0 && (!array || input.read === array.length));
+    callUserCallback('onProgress', onProgress, [{ done, total: input.total, failed, etaMs }], sink);
   };
 
   function settle(index: number, outcome: { value: EwayBillOnceResult } | { error: unknown }): void {
@@ -329,7 +398,7 @@ export async function createEwayBills(
     if ('value' in outcome) {
       result = { status: 'fulfilled', ...base, value: outcome.value };
     } else {
-      const thrown = outcome.error instanceof NoResend ? outcome.error.error : outcome.error;
+      const thrown = outcome.error;
       const error = thrown instanceof Error ? thrown : new Error(String(thrown), { cause: thrown });
       result = { status: 'rejected', ...base, error, mayHaveSucceeded: mayHaveSucceeded(error) };
       failed += 1;
@@ -353,29 +422,17 @@ export async function createEwayBills(
   /** Reads items until `readAhead` wait unstarted or the input ends; yields the lanes that got work. */
   function readMore(): Set<Lane> {
     const fed = new Set<Lane>();
-    while (!exhausted && queued < readAhead) {
+    while (!input.exhausted && queued < readAhead) {
       // After an abort, an array's every index still gets its result; another iterable is not read further.
       if (signal?.aborted && !array) {
-        exhausted = true;
+        input.exhausted = true;
         break;
       }
-      let next: IteratorResult<EwayBillBatchItem>;
-      try {
-        next = iterator.next();
-      } catch (error) {
-        readError = error;
-        exhausted = true;
-        break;
-      }
-      if (next.done) {
-        exhausted = true;
-        break;
-      }
-      const index = read++;
-      const item = next.value;
-      const problem = itemProblem(item, lookup);
+      const next = input.next();
+      if (!next) break;
+      const { index, item, problem } = next;
       const client = problem ? undefined : (lookup(item.client) as EwayBillCreator);
-      const lane = laneOf(client ? budgetsOf(client) : [undefined]);
+      const lane = lanes.of(client ? budgetsOf(client) : [undefined]);
       if (array) lane.unread -= 1;
       lane.unsettled += 1;
       queued += 1;
@@ -401,12 +458,7 @@ export async function createEwayBills(
         continue;
       }
       // A document listed twice for one key would be a second e-way bill: the repeat is refused, never sent.
-      let seen = seenPerKey.get(lane);
-      if (!seen) {
-        seen = new Map();
-        seenPerKey.set(lane, seen);
-      }
-      const firstIndex = seen.get(item.docHashId);
+      const firstIndex = lanes.repeated(lane, item.docHashId, index);
       if (firstIndex !== undefined) {
         const issue = validationIssue(
           ['items', index, 'docHashId'],
@@ -415,14 +467,13 @@ export async function createEwayBills(
         settle(index, { error: new ValidationError('e-way bill batch', [issue]) });
         continue;
       }
-      seen.set(item.docHashId, index);
       lane.queue.push(index);
       fed.add(lane);
     }
     return fed;
   }
 
-  const send = (index: number, item: EwayBillBatchItem): Promise<EwayBillOnceResult> => {
+  const send = (item: EwayBillBatchItem): Promise<EwayBillOnceResult> => {
     const client = lookup(item.client) as EwayBillCreator;
     const onceOptions = {
       signal,
@@ -430,14 +481,11 @@ export async function createEwayBills(
       maxRetries: options.maxRetries,
       resendDelayMs: options.resendDelayMs,
       mayAlreadyExist: item.mayAlreadyExist === true,
+      // Without recovery, one request: an uncertain failure is the item's error (an internal option of
+      // createEwayBillOnce); a 604 of an item that may already exist still means it does.
+      [NO_RESEND]: options.recover === false,
     };
-    // Without recovery, a 604 of an item that may already exist still means it does: one request either way.
-    return createEwayBillOnce(
-      options.recover === false ? noResend(client) : client,
-      item.docHashId,
-      item.model,
-      onceOptions,
-    );
+    return createEwayBillOnce(client, item.docHashId, item.model, onceOptions);
   };
 
   /** Settles the unstarted items of a lane whose key was refused, at once, with the refusal. */
@@ -463,7 +511,7 @@ export async function createEwayBills(
         queued -= 1;
         wake?.();
         try {
-          settle(index, { value: await send(index, entry.item) });
+          settle(index, { value: await send(entry.item) });
         } catch (error) {
           settle(index, { error });
           const code = (error as { code?: unknown } | null)?.code;
@@ -488,10 +536,9 @@ export async function createEwayBills(
   const abortRest = () => {
     const error = abortError(signal as AbortSignal);
     for (const [index, entry] of pending) if (!entry.started) settle(index, { error });
-    for (const lane of lanes.values()) lane.queue.length = 0;
+    lanes.clear();
     wake?.();
   };
-  const iterator = (items as Iterable<EwayBillBatchItem>)[Symbol.iterator]();
   signal?.addEventListener('abort', abortRest, { once: true });
   let first = true;
   try {
@@ -507,8 +554,8 @@ export async function createEwayBills(
         if (lane.running < concurrencyPerClient) startWorkers(lane);
         if (++started % STARTS_PER_TURN === 0) await nextTurn();
       }
-      if (exhausted && active === 0) break;
-      if (exhausted || queued >= readAhead || fed.size === 0) {
+      if (input.exhausted && active === 0) break;
+      if (input.exhausted || queued >= readAhead || fed.size === 0) {
         // Wait for a start (room to read) or a worker's end.
         await new Promise<void>((resolve) => {
           wake = resolve;
@@ -520,10 +567,11 @@ export async function createEwayBills(
   } finally {
     signal?.removeEventListener('abort', abortRest);
   }
-  if (readError !== undefined) {
-    throw new TypeError(`createEwayBills: reading items failed after ${read} item(s); those were sent and reported`, {
-      cause: readError,
-    });
+  if (input.error !== undefined) {
+    throw new TypeError(
+      `createEwayBills: reading items failed after ${input.read} item(s); those were sent and reported`,
+      { cause: input.error },
+    );
   }
   return results;
 }

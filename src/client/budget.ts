@@ -4,6 +4,19 @@
 const budgets = new WeakMap<object, readonly unknown[]>();
 
 /**
+ * The name of the budget a `rateLimitKey` names: the one recipe, for the limiter's id (hashed) and the batch's lanes
+ * alike. Prefixed so that a `rateLimitKey` spelt like an API key is never that key's own budget.
+ */
+export function budgetName(rateLimitKey: string): string {
+  return `budget:${rateLimitKey}`;
+}
+
+/** The short label of a budget's id in telemetry (never the key): its first 8 hex digits. */
+export function budgetLabel(budgetId: string): string {
+  return budgetId.slice(0, 8);
+}
+
+/**
  * Records the identities of a client's budgets: its API key (or key function), and its `rateLimitKey` when named.
  * Internal.
  */

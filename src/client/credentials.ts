@@ -5,6 +5,7 @@ import { lazyPart } from '../internal/lazy.js';
 import { type Redactor, redactor } from '../internal/redact.js';
 import { rateLimitKeyId, rateLimitKeyIdNow } from '../throttle/rate-limiter.js';
 import type { ReadBounds } from './bounded-read.js';
+import { budgetLabel, budgetName } from './budget.js';
 
 /** An API key, or a function that returns the current one (read before each attempt, so a rotated key is picked up). */
 export type ApiKeySource = string | (() => string | Promise<string>);
@@ -69,7 +70,7 @@ export class Credentials {
     if (typeof source === 'string') {
       const trimmed = source.trim();
       const keyOwnId = rateLimitKeyIdNow(trimmed);
-      const nameId = rateLimitKey === undefined ? undefined : rateLimitKeyIdNow(`budget:${rateLimitKey}`);
+      const nameId = rateLimitKey === undefined ? undefined : rateLimitKeyIdNow(budgetName(rateLimitKey));
       if (keyOwnId !== undefined) this.#fixed = credentialOf(trimmed, keyOwnId, nameId);
     }
   }
@@ -93,11 +94,11 @@ export class Credentials {
    */
   async label(): Promise<string> {
     if (this.#budget !== undefined) {
-      this.#budgetId ??= await rateLimitKeyId(`budget:${this.#budget}`);
-      return this.#budgetId.slice(0, 8);
+      this.#budgetId ??= await rateLimitKeyId(budgetName(this.#budget));
+      return budgetLabel(this.#budgetId);
     }
     if (typeof this.#source === 'function') return 'key-function';
-    return (this.#fixed ?? (await this.read())).keyId.slice(0, 8);
+    return budgetLabel((this.#fixed ?? (await this.read())).keyId);
   }
 
   /**
@@ -155,7 +156,7 @@ export class Credentials {
 
   async #derive(key: string): Promise<Credential> {
     const trimmed = key.trim();
-    this.#budgetId ??= this.#budget === undefined ? undefined : await rateLimitKeyId(`budget:${this.#budget}`);
+    this.#budgetId ??= this.#budget === undefined ? undefined : await rateLimitKeyId(budgetName(this.#budget));
     return credentialOf(trimmed, await rateLimitKeyId(trimmed), this.#budgetId);
   }
 }

@@ -1,11 +1,11 @@
 import type { ApiError } from '../errors/api-error.js';
-import { isAlreadyGenerated } from '../errors/portal-error.js';
+import { isAlreadyGenerated } from '../errors/portal-code.js';
 import { requestIdFrom } from '../errors/request-id.js';
-import { AbortedAfterSendError, mayHaveSucceeded, withEarlierSend } from '../errors/transport-errors.js';
+import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from '../errors/transport-errors.js';
 import { abortableDelay } from '../internal/abort.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { EwayBillModel } from '../model/schemas.js';
-import { checkRequestOptions, type RequestOptions } from './options.js';
+import { checkRequestOptions, EARLIER_SEND, type RequestOptions } from './options.js';
 import { type EwayBillResult, metaOf, withMeta } from './results.js';
 
 /** The client surface {@link createEwayBillOnce} uses: a `ServiceClient`, or anything with its `createEwayBill`. */
@@ -55,6 +55,12 @@ export interface EwayBillOnceOptions extends Omit<RequestOptions, 'retryWhenMayb
    */
   resendDelayMs?: number | undefined;
 }
+
+/**
+ * An internal option of {@link createEwayBillOnce} (a symbol a partner's code cannot spell): never resend, so an
+ * uncertain first failure is the call's error as it is. `createEwayBills` with `recover: false` passes it.
+ */
+export const NO_RESEND: unique symbol = Symbol('invoicing-service-sdk.noResend');
 
 /** The default of {@link EwayBillOnceOptions.resendDelayMs}. */
 export const DEFAULT_RESEND_DELAY_MS = 5000;
@@ -131,7 +137,12 @@ export async function createEwayBillOnce(
   if (typeof (client as Partial<EwayBillCreator> | null)?.createEwayBill !== 'function') {
     throw new TypeError('createEwayBillOnce: client must be a ServiceClient');
   }
-  const { mayAlreadyExist, resendDelayMs, ...rest } = checkOnceOptions(options);
+  const {
+    mayAlreadyExist,
+    resendDelayMs,
+    [NO_RESEND]: noResend,
+    ...rest
+  } = checkOnceOptions(options) as EwayBillOnceOptions & { [NO_RESEND]?: boolean };
   const callOptions: RequestOptions = { ...rest, retryWhenMaybeSent: false };
   let first: Error;
   try {
@@ -140,16 +151,21 @@ export async function createEwayBillOnce(
   } catch (error) {
     if (mayAlreadyExist === true && isAlreadyGenerated(error)) return alreadyGenerated(docHashId, error, undefined);
     // The caller's abort is an answer too: no resend after it.
-    if (!mayHaveSucceeded(error) || error instanceof AbortedAfterSendError) throw error;
+    if (!mayHaveSucceeded(error) || error instanceof AbortedAfterSendError || noResend === true) throw error;
     first = error as Error;
   }
   const request = (first as { request?: { method: string; url: string } }).request;
   try {
     await abortableDelay(resendDelayMs ?? DEFAULT_RESEND_DELAY_MS, callOptions.signal);
-    const result = await client.createEwayBill(docHashId, model, callOptions);
+    // The resend is a call after an earlier request that may have reached the service: the client builds its errors
+    // saying so (an internal option), a 429 or a refused connection included.
+    const resend = { ...callOptions, [EARLIER_SEND]: true } as RequestOptions;
+    const result = await client.createEwayBill(docHashId, model, resend);
     return onceResult(result, { outcome: 'generated-on-resend', recovered: true, recoveredFrom: first });
   } catch (second) {
     if (isAlreadyGenerated(second)) return alreadyGenerated(docHashId, second, first);
-    throw withEarlierSend(second, request);
+    // What the client built knowing of the first request is thrown as it is; what it could not (the wait aborted, a
+    // client that is not this SDK's) is made anew once, saying the bill may exist.
+    throw failedAfterEarlierSend(second, request);
   }
 }

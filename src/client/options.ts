@@ -5,8 +5,8 @@ import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { type ApiKeySource, keyProblem } from './credentials.js';
 import type { ClientHooks, Logger } from './events.js';
+import { checkHeaders, clientHeaders, type HeaderRecord } from './headers.js';
 import { checkLogLevel, levelledLogger } from './log-level.js';
-import { headerProblem, isProtoHeaderName } from './request-input.js';
 import { isBrowserLike, readEnv } from './runtime.js';
 
 /** Options of `new ServiceClient(options)`. */
@@ -60,7 +60,14 @@ export interface ServiceClientOptions {
   maxResponseBytes?: number | undefined;
   /** A fetch implementation to use instead of `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch | undefined;
-  /** Extra headers sent with every request. `Authorization`, `Content-Type` and `Accept` cannot be overridden. */
+  /**
+   * Extra headers sent with every request. `Authorization`, `Content-Type` and `Accept` are the SDK's, as are the
+   * connection's (`Host`, `Content-Length`, ...): setting one is a `TypeError`, as in a call's `options.headers`. A
+   * `User-Agent` is sent after the SDK's own.
+   * @default undefined
+   * @throws {TypeError} a header the SDK or the HTTP stack sets, `__proto__`, or a name or value HTTP cannot carry.
+   * @example headers: { 'X-Partner': 'erp-1', 'User-Agent': 'erp/1.0' }
+   */
   headers?: Record<string, string> | undefined;
   /**
    * Decides when each request may start. The default is shared by every client of the process and allows
@@ -128,7 +135,8 @@ export interface ResolvedOptions {
   readonly maxRetries: number;
   readonly maxResponseBytes: number;
   readonly fetch: typeof globalThis.fetch | undefined;
-  readonly headers: Readonly<Record<string, string>>;
+  /** Every request's headers: the checked `headers` option, the SDK's `User-Agent` and `Accept`. */
+  readonly headers: HeaderRecord;
   readonly logger: Logger | undefined;
   /** The log switch says nothing at all (`'off'` or `'error'`): preflight warnings do not fall back to `console`. */
   readonly quiet: boolean;
@@ -209,6 +217,44 @@ export function checkRequestOptions(options: unknown, method = 'createEwayBill')
   return options as RequestOptions;
 }
 
+/**
+ * Internal options of a call, keyed by symbols a partner's code cannot spell: what `createEwayBillOnce` and
+ * `createEwayBills` tell the client and each other. Never part of the public options' types.
+ */
+export const EARLIER_SEND: unique symbol = Symbol('invoicing-service-sdk.earlierSend');
+
+/** A call's options, checked and resolved against the client's once, as the call holds them. */
+export interface CallOptions {
+  readonly timeout: number | false;
+  readonly maxRetries: number;
+  readonly maxResponseBytes: number;
+  readonly signal: AbortSignal | undefined;
+  readonly retryWhenMaybeSent: boolean;
+  /** An earlier request of this call (`createEwayBillOnce`'s first) may have reached the service. */
+  readonly earlierSend: boolean;
+}
+
+/**
+ * Checks a call's options and resolves them against the client's, in one pass: the only place a call's options are
+ * read. `options` is the object the caller passed.
+ * @throws {TypeError} as {@link checkRequestOptions}.
+ */
+export function resolveCallOptions(options: unknown, client: ResolvedOptions, method: string): CallOptions {
+  const given = checkRequestOptions(options, method);
+  return {
+    // Checked above; whole milliseconds, as the client's own.
+    timeout:
+      given.timeout === undefined || given.timeout === false
+        ? (given.timeout ?? client.timeout)
+        : Math.ceil(given.timeout),
+    maxRetries: given.maxRetries ?? client.maxRetries,
+    maxResponseBytes: given.maxResponseBytes ?? client.maxResponseBytes,
+    signal: given.signal,
+    retryWhenMaybeSent: given.retryWhenMaybeSent === true,
+    earlierSend: (given as { [EARLIER_SEND]?: unknown })[EARLIER_SEND] === true,
+  };
+}
+
 export function resolveTimeout(value: number | false | undefined, fallback: number | false, name: string) {
   return value === undefined ? fallback : checkTimeout(value, name);
 }
@@ -236,18 +282,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** Checks the options that are objects or callbacks, so a wrong one fails here and not at the first request. */
 function checkShapes(options: ServiceClientOptions): void {
-  const { headers, rateLimiter, logger, hooks } = options;
-  if (headers !== undefined) {
-    if (!isObject(headers) || Object.values(headers).some((v) => typeof v !== 'string')) {
-      throw new TypeError('headers must be an object of header names to string values');
-    }
-    const proto = Object.keys(headers).find(isProtoHeaderName);
-    if (proto !== undefined) throw new TypeError(`headers cannot hold a header named ${proto}: fetch would drop it`);
-    for (const [name, value] of Object.entries(headers)) {
-      const problem = headerProblem(name, value as string, 'headers');
-      if (problem) throw new TypeError(problem);
-    }
-  }
+  const { rateLimiter, logger, hooks } = options;
   if (rateLimiter !== undefined && !(isObject(rateLimiter) && typeof rateLimiter.acquire === 'function')) {
     throw new TypeError('rateLimiter must be an object with an acquire(keyId, signal) method');
   }
@@ -319,7 +354,8 @@ export function resolveOptions(options: ServiceClientOptions): { apiKey: ApiKeyS
     maxRetries: resolveRetries(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries'),
     maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes'),
     fetch: options.fetch,
-    headers: Object.freeze({ ...(options.headers ?? {}) }),
+    // Checked under the rule of every header (./headers.ts): one the SDK owns is refused, as at a call's level.
+    headers: clientHeaders(checkHeaders(options.headers, 'headers')),
     logger: levelledLogger(options.logger, level),
     quiet: level === 'off' || level === 'error',
     hooks: Object.freeze({ ...(options.hooks ?? {}) }),

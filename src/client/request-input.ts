@@ -2,93 +2,13 @@
 // own, and a Standard Schema for the answer. Everything here runs before anything is sent.
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { describeType, describeValue } from '../internal/describe.js';
-import type { HttpMethod } from './transport.js';
+import type { HttpMethod } from './call.js';
 
 /** The methods `request` sends. */
 export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** A query parameter's value; `undefined` leaves the parameter out, an array repeats it. */
 export type QueryValue = string | number | boolean | undefined | readonly (string | number | boolean)[];
-
-/** The headers only the SDK sets: the key, and the JSON it sends and expects. */
-const OWNED_HEADERS = new Set(['authorization', 'content-type', 'accept']);
-
-/**
- * The headers of the connection and the message framing, which only the HTTP stack sets: undici refuses most of them
- * when it is about to send (a `ConnectionError` that says the service may have acted, though nothing was sent) and
- * ignores `Host`, which another `fetch` may honour and send the key to another virtual host.
- */
-const CONNECTION_HEADERS = new Set([
-  'host',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'upgrade',
-  'expect',
-  'te',
-  'trailer',
-]);
-
-/**
- * What is wrong with a header a caller wants sent, or `undefined`: a name or value HTTP cannot carry, or a header of
- * the connection (see {@link CONNECTION_HEADERS}). `where` names the option (`options.headers`, `headers`).
- */
-export function headerProblem(name: string, value: string, where: string): string | undefined {
-  if (CONNECTION_HEADERS.has(name.toLowerCase())) {
-    return `${where}.${name} cannot be set: the HTTP stack sets Host, Content-Length, Transfer-Encoding, Connection and the other connection headers`;
-  }
-  try {
-    new Headers([[name, value]]);
-  } catch {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what makes a value unsendable.
-    const why = /[\r\n\u0000]/.test(value)
-      ? 'a value must not hold CR, LF or NUL'
-      : /[\u0100-\uffff]/.test(value)
-        ? 'a value must be Latin-1 text (encode other characters, for example with encodeURIComponent)'
-        : 'HTTP cannot carry this name or value';
-    return `${where}[${JSON.stringify(name)}] cannot be sent: ${why}`;
-  }
-  return undefined;
-}
-
-/**
- * Whether a header name cannot be sent as given: `__proto__` (in any case) is a valid HTTP token, but the fetch
- * implementations read a headers object through plain assignment, where it sets the prototype instead and the header
- * is silently lost. Refused with a `TypeError` rather than dropped.
- */
-export function isProtoHeaderName(name: string): boolean {
-  return name.toLowerCase() === '__proto__';
-}
-
-/** The call's headers, checked: strings only, and none of the three the SDK owns. */
-export function checkHeaders(headers: unknown): Readonly<Record<string, string>> | undefined {
-  if (headers === undefined) return undefined;
-  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
-    throw new TypeError(
-      `request: options.headers must be an object of header names to strings; got ${describeType(headers)}`,
-    );
-  }
-  const checked: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (typeof value !== 'string') {
-      throw new TypeError(`request: options.headers.${name} must be a string; got ${describeType(value)}`);
-    }
-    if (isProtoHeaderName(name)) {
-      throw new TypeError(`request: options.headers cannot hold a header named ${name}: fetch would drop it`);
-    }
-    if (OWNED_HEADERS.has(name.toLowerCase())) {
-      throw new TypeError(
-        `request: options.headers.${name} cannot be set: the SDK sets Authorization, Content-Type and Accept`,
-      );
-    }
-    const problem = headerProblem(name, value, 'request: options.headers');
-    if (problem) throw new TypeError(problem);
-    checked[name] = value;
-  }
-  return checked;
-}
 
 const MAX_BODY_DEPTH = 256;
 

@@ -3,7 +3,7 @@
 // first `request` (not with the SDK), so a bundle that splits code keeps it out of the client's first chunk; they run
 // before the call asks for its rate-limit slot.
 import { describeType, describeValue } from '../internal/describe.js';
-import type { HttpMethod } from './transport.js';
+import type { HttpMethod } from './call.js';
 
 /**
  * The call's `idempotent` option, checked against the method, once a GET is known to carry no body: `false` when the

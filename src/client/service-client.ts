@@ -1,33 +1,28 @@
-import type { KyInstance } from 'ky';
-import type { AnswerInfo, SuccessRule } from '../errors/answer.js';
+import type { AnswerInfo } from '../errors/answer.js';
 import { UnexpectedResponseError } from '../errors/api-error.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
-import { lazyPart } from '../internal/lazy.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
-import type { RateLimiter } from '../throttle/rate-limiter.js';
 import {
   createEwayBills,
   type EwayBillBatchItem,
   type EwayBillBatchOptions,
   type EwayBillBatchResult,
 } from './batch.js';
-import { registerBudget } from './budget.js';
+import { budgetName, registerBudget } from './budget.js';
+import { type HttpMethod, makeCall } from './call.js';
 import { Credentials } from './credentials.js';
+import { checkHeaders } from './headers.js';
 import {
-  checkRequestOptions,
   type RequestOptions,
   type ResolvedOptions,
-  resolveMaxResponseBytes,
+  resolveCallOptions,
   resolveOptions,
-  resolveRetries,
-  resolveTimeout,
   type ServiceClientOptions,
 } from './options.js';
 import {
-  checkHeaders,
   checkSchema,
   HTTP_METHODS,
   jsonBody,
@@ -43,10 +38,9 @@ import {
   responseMeta,
   withMeta,
 } from './results.js';
-import { type Call, defaultRetryPolicy, type Sender, sendWithRetries } from './retry.js';
+import { defaultRetryPolicy } from './retry.js';
 import { checkRoute } from './route.js';
-import { userAgent } from './runtime.js';
-import type { HttpMethod } from './transport.js';
+import { startTransport, Transport, type TransportParts } from './transport.js';
 
 export type { EwayBillResult, RequestResult, ResponseMeta } from './results.js';
 
@@ -105,40 +99,26 @@ export interface ServiceRequestOptions<T = unknown> extends Omit<RequestOptions,
  * @throws {TypeError} when the API key or base URL is missing, or an option is invalid.
  */
 export class ServiceClient {
-  /** The key of each attempt: a fixed key, or a function read before each attempt. */
-  readonly #credentials: Credentials;
   readonly #options: ResolvedOptions;
-  /** The headers of every request but the key; the ky instance that sends them is made on the first send. */
-  readonly #headers: Readonly<Record<string, string>>;
-  #senderMade: Sender | undefined;
-  /** Calls of this client waiting in {@link ServiceClient.#inTurn}, and the end of their queue. */
-  #waiting = 0;
-  #turns: Promise<void> = Promise.resolve();
-  /** The client's `fetch` option, or the global fetch looked up at each call (so msw and other patches apply). */
-  readonly #fetch: typeof globalThis.fetch;
-  readonly #limiter: RateLimiter;
+  /** Sends every call of this client: ky, fetch, headers, limiter, the key, hooks, logger and telemetry. */
+  readonly #transport: Transport;
 
   constructor(options: ServiceClientOptions = {}) {
     installInspect();
     const { apiKey, resolved } = resolveOptions(options);
-    this.#credentials = new Credentials(apiKey, options.rateLimitKey);
     this.#options = resolved;
-    this.#limiter = options.rateLimiter ?? sharedRateLimiter();
-    registerBudget(this, options.rateLimitKey === undefined ? [apiKey] : [apiKey, `budget:${options.rateLimitKey}`]);
-    // One Headers object, so a user header spelt in another case replaces ours instead of being joined to it; the
-    // ones the SDK owns are set per attempt and cannot be overridden (the key is read per attempt, as it may rotate).
-    // A User-Agent of the caller's (an ERP's name and version) is added after the SDK's, so the service can still
-    // tell which SDK version sent a request.
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(resolved.headers)) headers.set(name, value);
-    const callerAgent = headers.get('User-Agent')?.trim();
-    headers.set('User-Agent', callerAgent ? `${userAgent()} ${callerAgent}` : userAgent());
-    headers.delete('Authorization');
-    headers.delete('Content-Type');
-    headers.set('Accept', 'application/json');
-    // Kept as a plain object with lower-case names (what `Headers` iterates): each attempt copies it.
-    this.#headers = Object.freeze(Object.fromEntries(headers));
-    this.#fetch = resolved.fetch ?? ((resource, init) => globalThis.fetch(resource, init));
+    registerBudget(this, options.rateLimitKey === undefined ? [apiKey] : [apiKey, budgetName(options.rateLimitKey)]);
+    this.#transport = new Transport({
+      headers: resolved.headers,
+      // The global fetch is looked up at each call (so msw and other patches apply).
+      fetch: resolved.fetch ?? ((resource, init) => globalThis.fetch(resource, init)),
+      runtimeFetch: resolved.fetch === undefined,
+      limiter: options.rateLimiter ?? sharedRateLimiter(),
+      credentials: new Credentials(apiKey, options.rateLimitKey),
+      hooks: resolved.hooks,
+      logger: resolved.logger,
+      retryPolicy: defaultRetryPolicy,
+    });
   }
 
   /** The base URL requests go to, without a trailing slash. */
@@ -172,30 +152,27 @@ export class ServiceClient {
    * });
    */
   async createEwayBill(docHashId: string, model: EwayBillModel, options?: RequestOptions): Promise<EwayBillResult> {
-    const callOptions = checkRequestOptions(options);
+    const callOptions = resolveCallOptions(options, this.#options, 'createEwayBill');
     // Checked now, synchronously: a model the caller changes after the call is not what is sent. Once the body is
     // built, a call queued for its slot holds that body, not the checked copy too.
     const data = this.#check(docHashId, model);
-    const preflight = this.#options.preflight !== 'off';
-    // On a process's first calls the preflight's rules and ky are still loading: the call waits for them in turn.
-    if (this.#waiting > 0 || (preflight && !preflightRules.value) || !ky.value) {
-      await this.#inTurn(preflight ? Promise.all([preflightRules.load(), ky.load()]) : ky.load());
-    }
-    if (preflight) this.#preflight(preflightRules.value as PreflightModule, data, docHashId);
-    const body = JSON.stringify(data);
-    const answer = await this.#send(
+    // The transport's one start, on a process's first calls (they wait for it in the order they were made).
+    const started = startTransport();
+    const ready = started instanceof Promise ? await started : started;
+    if (this.#options.preflight !== 'off') this.#preflight(ready.preflight, data, docHashId);
+    const call = makeCall(
       {
         method: 'POST',
         // Built here, not checked as a caller's path: the id is one encoded segment ('a/b' is sent as 'a%2Fb').
         url: `${this.#options.baseUrl}/v2/ewaybill/${encodeURIComponent(docHashId)}`,
-        path: '/v2/ewaybill/{doc_hash_id}',
         route: '/v2/ewaybill/{doc_hash_id}',
-        body,
+        body: JSON.stringify(data),
         docHashId,
         success: 'success-flag',
       },
       callOptions,
     );
+    const answer = await this.#transport.send(call, ready);
     const { message } = answer.json as { message?: unknown };
     // A service that echoes the key in its message never hands it back in a result (as in errors).
     const text = typeof message === 'string' ? successRedact(answer)(message) : '';
@@ -241,21 +218,20 @@ export class ServiceClient {
     if (!(HTTP_METHODS as readonly unknown[]).includes(method)) {
       throw new TypeError(`request: method must be one of ${HTTP_METHODS.join(', ')}; got ${describeValue(method)}`);
     }
-    const callOptions = checkRequestOptions(options, 'request') as ServiceRequestOptions<T>;
+    const resolved = resolveCallOptions(options, this.#options, 'request');
+    const callOptions = (options ?? {}) as ServiceRequestOptions<T>;
     const schema = checkSchema(callOptions.schema);
     const route = checkRoute(callOptions.route, path);
-    const headers = checkHeaders(callOptions.headers);
+    const headers = checkHeaders(callOptions.headers, 'request: options.headers');
     const body = jsonBody(callOptions.body);
-    if (this.#waiting > 0 || !ky.value || !requestRules.value) {
-      await this.#inTurn(Promise.all([ky.load(), requestRules.load()]));
-    }
-    const rules = requestRules.value as RulesModule;
-    const idempotent = rules.checkCall(method, callOptions.body, callOptions.idempotent);
+    const started = startTransport();
+    const ready = started instanceof Promise ? await started : started;
+    const { checkCall, resolvePath } = ready.rules;
+    const idempotent = checkCall(method, callOptions.body, callOptions.idempotent);
+    const url = resolvePath(this.#options.baseUrl, path, callOptions.query);
+    const target = { method, url, route, body, headers, success: 'any-2xx', idempotent } as const;
     if (!schema) {
-      const answer = await this.#send(
-        { method, path, route, body, headers, query: callOptions.query, success: 'any-2xx', idempotent },
-        callOptions,
-      );
+      const answer = await this.#transport.send(makeCall(target, resolved), ready);
       return withMeta(answer.json as RequestResult<T>, metaOfAnswer(answer));
     }
     const checkAnswer = async (answer: AnswerInfo): Promise<unknown> => {
@@ -306,74 +282,11 @@ export class ServiceClient {
     };
     // The schema is checked in the send path, before the call's span ends: a mismatch fails the call's span too.
     let value: unknown;
-    const answer = await this.#send(
-      {
-        method,
-        path,
-        route,
-        body,
-        headers,
-        query: callOptions.query,
-        success: 'any-2xx',
-        idempotent,
-        check: async (answer) => {
-          value = await checkAnswer(answer);
-        },
-      },
-      callOptions,
-    );
-    return withMeta(value as RequestResult<T>, metaOfAnswer(answer));
-  }
-
-  /**
-   * The one send path of every call: the URL, the per-call options, the retry loop. Not an async function itself: a
-   * call queued for its key's slot holds one suspended frame fewer, and the answer is not copied to add its metadata.
-   * The callers await the retry loop's own promise, so an error's stack still reaches the partner's code
-   * (test/client/error-stack.test.ts).
-   */
-  #send(what: SendWhat, options: RequestOptions): Promise<AnswerInfo> {
-    const call: Call = {
-      method: what.method,
-      // `request` waited for its rules (see #inTurn); an e-way bill's URL is built by the client.
-      url: what.url ?? (requestRules.value as RulesModule).resolvePath(this.#options.baseUrl, what.path, what.query),
-      route: what.route,
-      body: what.body,
-      headers: what.headers,
-      docHashId: what.docHashId,
-      timeout: resolveTimeout(options.timeout, this.#options.timeout, 'options.timeout'),
-      maxRetries: resolveRetries(options.maxRetries, this.#options.maxRetries, 'options.maxRetries'),
-      maxResponseBytes: resolveMaxResponseBytes(
-        options.maxResponseBytes,
-        this.#options.maxResponseBytes,
-        'options.maxResponseBytes',
-      ),
-      signal: options.signal,
-      retryWhenMaybeSent: options.retryWhenMaybeSent === true,
-      idempotent: what.idempotent,
-      success: what.success,
-      check: what.check,
+    const check = async (answer: AnswerInfo) => {
+      value = await checkAnswer(answer);
     };
-    // The callers waited for ky (see #inTurn) when it was not loaded yet.
-    return sendWithRetries(this.#senderMade ?? this.#sender(ky.value as KyInstance), call);
-  }
-
-  /**
-   * Waits for what loads on first use (`needs`: the preflight's rules, ky), after every call of this client that
-   * waits already: the client's calls reach the rate limiter in the order they were made, on a process's first calls
-   * too. A call made while others wait waits behind them even when everything is loaded.
-   */
-  async #inTurn(needs: Promise<unknown>): Promise<void> {
-    this.#waiting++;
-    const turn = this.#turns.then(() => needs);
-    this.#turns = turn.then(
-      () => {},
-      () => {},
-    );
-    try {
-      await turn;
-    } finally {
-      this.#waiting--;
-    }
+    const answer = await this.#transport.send(makeCall({ ...target, check }, resolved), ready);
+    return withMeta(value as RequestResult<T>, metaOfAnswer(answer));
   }
 
   /**
@@ -416,7 +329,7 @@ export class ServiceClient {
   }
 
   /** Runs the portal-rule preflight in the configured mode (not `'off'`): warnings, or a ValidationError. */
-  #preflight(rules: PreflightModule, model: EwayBillModel, docHashId: string): void {
+  #preflight(rules: TransportParts['preflight'], model: EwayBillModel, docHashId: string): void {
     const { preflight, onWarning, logger, quiet } = this.#options;
     const { preflightEwayBill, preflightError } = rules;
     const findings = preflightEwayBill(model, { docHashId });
@@ -435,22 +348,6 @@ export class ServiceClient {
         callUserCallback('logger.warn', () => sink.warn(line, { ...finding }), [], undefined);
       }
     }
-  }
-
-  /** The retry loop's view of this client, made on its first send (ky is imported then: see `ky` below). */
-  #sender(http: KyInstance): Sender {
-    this.#senderMade ??= {
-      http,
-      headers: this.#headers,
-      fetch: this.#fetch,
-      runtimeFetch: this.#options.fetch === undefined,
-      limiter: this.#limiter,
-      credentials: this.#credentials,
-      hooks: this.#options.hooks,
-      logger: this.#options.logger,
-      retryPolicy: defaultRetryPolicy,
-    };
-    return this.#senderMade;
   }
 
   /** Inspection output without the API key. */
@@ -472,36 +369,6 @@ function metaOfAnswer(answer: AnswerInfo): ResponseMeta {
 function successRedact(answer: AnswerInfo): (text: string) => string {
   return answer.redact?.distinctive ? answer.redact.text : String;
 }
-
-/**
- * ky, imported on the first send rather than with the SDK: ky touches `Request` and `ReadableStream` when it loads,
- * which makes Node load its fetch implementation (undici), about half of ky's import cost. A process that imports the
- * SDK and never sends (a CLI's `--help`, a webhook receiver that imports the root, a test that only builds models)
- * does not pay it; the first request pays what any first `fetch` pays. One ky instance for every client (10,000
- * clients of a multi-tenant platform hold no ky instance each): a client's own headers go with each attempt's
- * (src/client/retry.ts), the fetch and the signal with each request.
- */
-const ky = /* @__PURE__ */ lazyPart(() =>
-  import('ky').then((module) => module.default.create({ retry: 0, timeout: false, throwHttpErrors: false })),
-);
-
-/**
- * The rules of a `request` call (a path that cannot leave `baseUrl` however a back-end normalises it, a GET without a
- * body, `idempotent`), imported with ky on the first `request`: a bundler that splits code keeps them out of the
- * client's first chunk.
- */
-const requestRules = /* @__PURE__ */ lazyPart(() => import('./request-rules.js'));
-
-type RulesModule = typeof import('./request-rules.js');
-
-type PreflightModule = typeof import('../gst/preflight.js');
-
-/**
- * The preflight's rules, imported on the first e-way bill call rather than with the SDK: with their PIN code and
- * state tables they weigh enough (docs/benchmarks.md) that a bundler that splits code should keep them out of the
- * client's first chunk. The first calls wait for them before anything is sent; later calls run them at once.
- */
-const preflightRules = /* @__PURE__ */ lazyPart(() => import('../gst/preflight.js'));
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -542,24 +409,4 @@ function installInspect(): void {
     configurable: true,
     writable: true,
   });
-}
-
-/** What a call sends, as the client's methods describe it to the send path. */
-interface SendWhat {
-  readonly method: HttpMethod;
-  /** The path as given to `request`, checked before it becomes the URL. */
-  readonly path: string;
-  /** A URL the client built itself (the e-way bill's), used as it is. */
-  readonly url?: string | undefined;
-  /** The URL template, for telemetry; `undefined` for a `request` without `options.route`. */
-  readonly route: string | undefined;
-  readonly body: string | undefined;
-  readonly success: SuccessRule;
-  readonly docHashId?: string | undefined;
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-  readonly query?: unknown;
-  /** `false`: never resent after a possible send (`request`'s `idempotent: false`). */
-  readonly idempotent?: false | undefined;
-  /** Checks a success answer before the call ends (`request`'s schema); what it throws is the call's error. */
-  readonly check?: ((answer: AnswerInfo) => Promise<void>) | undefined;
 }

@@ -81,7 +81,7 @@ function rootCause(error: unknown): unknown {
  */
 export function connectionFailure(
   error: unknown,
-  context: { dispatched: boolean; request: RequestSummary; scrub: (text: string) => string },
+  context: { dispatched: boolean; request: RequestSummary; scrub: (text: string) => string; earlierSend: boolean },
 ): ConnectionError {
   const causes = chain(error);
   const codes = [...new Set(causes.map((e) => e.code).filter((code): code is string => typeof code === 'string'))];
@@ -92,6 +92,6 @@ export function connectionFailure(
   return new ConnectionError(
     `Could not reach the service at ${context.request.url}: ${detail}${listed.length ? ` (${listed.join(', ')})` : ''}` +
       (notSent ? '' : '; the request may have been sent, so the service may have acted on it'),
-    { mayHaveSucceeded: !notSent, request: context.request, cause },
+    { mayHaveSucceeded: !notSent, request: context.request, cause, earlierSend: context.earlierSend },
   );
 }

@@ -1,191 +1,347 @@
+// The client's transport: the one place a call is sent. It owns what every call of a client shares (ky, fetch, the
+// client's headers, the rate limiter, the key, hooks, logger, telemetry, the retry policy), starts once (the parts
+// imported on the first call), and sends a `Call` (./call.ts): the retry loop in `send`, one attempt in `#attempt`,
+// whose one result is reported once, to hooks, logger and telemetry together, in `#report`.
 import type { KyInstance } from 'ky';
-import type { AnswerInfo } from '../errors/answer.js';
-import type { RequestSummary } from '../errors/api-error.js';
-import { AbortedAfterSendError, TimeoutError } from '../errors/transport-errors.js';
-import { abortError } from '../internal/abort.js';
-import type { Redactor } from '../internal/redact.js';
-import { connectionFailure } from './transport-failure.js';
-import { watchWrite } from './write-tracker.js';
+import { type AnswerInfo, isSuccessAnswer } from '../errors/answer.js';
+import { ApiError, UnauthorizedError } from '../errors/api-error.js';
+import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
+import { requestIdOf } from '../errors/request-id.js';
+import { ServiceError } from '../errors/service-error.js';
+import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from '../errors/transport-errors.js';
+import { abortableDelay, abortError } from '../internal/abort.js';
+import { callUserCallback } from '../internal/callback.js';
+import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
+import { acquireBudgets } from './acquire.js';
+import type { Call } from './call.js';
+import type { Credential, Credentials } from './credentials.js';
+import { type ClientHooks, emit, type Logger } from './events.js';
+import { attemptHeaders, type HeaderRecord } from './headers.js';
+import type { RetryPolicy } from './retry.js';
+import { type CallTelemetry, startCall } from './telemetry.js';
 
 /**
- * The most of an error answer's body (not 2xx) the client reads, whatever `maxResponseBytes` says: an error envelope
- * is small, and what an error keeps of a page is 64 KiB, so a huge error page cannot fill memory. Past it the body
- * is cut, and the error is mapped from what was read.
+ * What the transport imports on its first call rather than with the SDK, so that a bundler that splits code keeps
+ * them out of the client's first chunk, and a process that imports the SDK and never sends does not load them: ky
+ * (which makes Node load undici), the mapping of error answers (with `PortalError` and the portal's descriptions),
+ * the preflight's rules (with the PIN code and state tables), the rules of `request` (its path and body), and the
+ * HTTP exchange itself.
  */
-export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
-
-/** `work`, or the abort of the attempt if that comes first: a fetch or a body that ignores the signal cannot hang us. */
-function raceAbort<T>(work: Promise<T>, aborted: Promise<never>): Promise<T> {
-  return Promise.race([work, aborted]);
+export interface TransportParts {
+  /** One ky instance for every client: a client's headers go with each attempt, the fetch and signal with each request. */
+  readonly ky: KyInstance;
+  readonly mapping: typeof import('../errors/map-response.js');
+  readonly preflight: typeof import('../gst/preflight.js');
+  readonly rules: typeof import('./request-rules.js');
+  /** One HTTP exchange (with the write tracker and the reading of transport failures). */
+  readonly exchange: typeof import('./exchange.js')['exchange'];
 }
 
-/** One decoder for every answer: `decode` without `{ stream: true }` keeps no state between calls. */
-const UTF8 = new TextDecoder();
+let parts: TransportParts | undefined;
+let starting: Promise<TransportParts> | undefined;
+/** Calls waiting for the start: a call made while others wait waits behind them, so calls keep the order they were made in. */
+let waiting = 0;
 
-/** A body as read: its text (at most `limit` bytes of it), the bytes read, and whether it went past `limit`. */
-interface ReadBody {
-  readonly text: string;
-  readonly bytes: number;
-  readonly overLimit: boolean;
+/**
+ * The transport's parts, loaded once per process: the first calls wait for them, in the order they were made; later
+ * calls find them at once. A part that could not be imported (a chunk a browser could not fetch) is tried again by
+ * the next call.
+ */
+export function startTransport(): Promise<TransportParts> | TransportParts {
+  if (parts !== undefined && waiting === 0) return parts;
+  starting ??= Promise.all([
+    import('ky'),
+    import('../errors/map-response.js'),
+    import('../gst/preflight.js'),
+    import('./request-rules.js'),
+    import('./exchange.js'),
+  ]).then(
+    ([kyModule, mapping, preflight, rules, { exchange }]) => {
+      const ky = kyModule.default.create({ retry: 0, timeout: false, throwHttpErrors: false });
+      parts = { ky, mapping, preflight, rules, exchange };
+      return parts;
+    },
+    (error: unknown) => {
+      starting = undefined;
+      throw error;
+    },
+  );
+  waiting++;
+  return starting.finally(() => {
+    waiting--;
+  });
 }
 
-/** Reads a body up to `limit` bytes; past it, stops reading and lets the connection go (the rest is never held). */
-async function readCapped(response: Response, limit: number, aborted: Promise<never>): Promise<ReadBody> {
-  if (!response.body) return { text: '', bytes: 0, overLimit: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await raceAbort(reader.read(), aborted);
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) break;
-      chunks.push(value);
+/** What a client gives its transport; made once per client. */
+export interface TransportInit {
+  /** Every request's headers (./headers.ts `clientHeaders`). */
+  readonly headers: HeaderRecord;
+  readonly fetch: typeof globalThis.fetch;
+  /** Whether `fetch` is the runtime's own (no `fetch` option): an undici instrumentation then sees its requests. */
+  readonly runtimeFetch: boolean;
+  readonly limiter: RateLimiter;
+  readonly credentials: Credentials;
+  readonly hooks: ClientHooks;
+  readonly logger: Logger | undefined;
+  readonly retryPolicy: RetryPolicy;
+}
+
+/**
+ * The one result of an attempt: the answer (the success answer) or the error, with what the loop and the report
+ * need. `final`: the error ends the call whatever the policy says (the caller's abort, a failure before sending).
+ */
+interface AttemptResult {
+  readonly attempt: number;
+  readonly answer?: AnswerInfo | undefined;
+  /** The attempt's error (typed, but a custom fetch may throw anything that is not). */
+  readonly error?: unknown;
+  readonly final: boolean;
+  /** Whether this attempt's request may have reached the service. */
+  readonly reached: boolean;
+  readonly queuedMs: number;
+  /** The key the attempt sent, when it got that far. */
+  readonly credential: Credential | undefined;
+}
+
+export class Transport {
+  readonly #init: TransportInit;
+
+  constructor(init: TransportInit) {
+    this.#init = init;
+  }
+
+  /**
+   * Sends a call with rate limiting and retries; resolves only to the call's success answer, otherwise rejects with
+   * the typed error. Once an attempt may have reached the service, every outcome of the call says so
+   * (`mayHaveSucceeded`): each error after it is built knowing it.
+   *
+   * Hand-written rather than ky's `retry`: see docs/architecture.md.
+   */
+  async send(call: Call, ready: TransportParts): Promise<AnswerInfo> {
+    const { credentials, retryPolicy } = this.#init;
+    const starting = startCall(
+      { method: call.method, route: call.route, url: call.url, docHashId: call.docHashId },
+      () => credentials.label(),
+    );
+    const telemetry = starting ? await starting : undefined;
+    // Whether a request of this call may have reached the service (createEwayBillOnce's resend starts with it).
+    let earlierSend = call.earlierSend;
+    // The requests of the call that may have reached the service: answered, or failed after they may have left.
+    let reached = 0;
+    let lastStatus: number | undefined;
+    let rotated: Credential | undefined;
+    let rotationTried = false;
+    let result: AttemptResult | undefined;
+    let error: unknown;
+    for (let attempt = 1; ; attempt++) {
+      result = await this.#attempt(call, ready, attempt, rotated, earlierSend, telemetry);
+      rotated = undefined;
+      if (result.reached) reached++;
+      if (result.answer) lastStatus = result.answer.status;
+      else if (result.error instanceof ApiError) lastStatus = result.error.status;
+      if (result.answer || result.final) break;
+      const failed = result.error as ServiceError;
+      if (mayHaveSucceeded(failed)) earlierSend = true;
+      // A refused key may have been rotated since it was read: read it once more, and try once more if it changed.
+      if (failed instanceof UnauthorizedError && credentials.rotates && !rotationTried) {
+        rotationTried = true;
+        let next: Credential;
+        try {
+          next = await credentials.read({ signal: call.signal, timeout: call.timeout, request: call.request });
+        } catch (thrown) {
+          error = earlierSend ? failedAfterEarlierSend(thrown, call.request) : thrown;
+          break;
+        }
+        if (next.key !== result.credential?.key) {
+          rotated = next;
+          this.#retrying(call, telemetry, attempt, result.queuedMs, 'KEY_ROTATED', 0);
+          continue;
+        }
+      }
+      const delayMs =
+        attempt > call.maxRetries
+          ? undefined
+          : retryPolicy({
+              error: failed,
+              attempt,
+              retryWhenMaybeSent: call.retryWhenMaybeSent,
+              idempotent: call.idempotent,
+            });
+      if (delayMs === undefined) break;
+      this.#retrying(call, telemetry, attempt, result.queuedMs, failed.code, delayMs);
+      try {
+        await abortableDelay(delayMs, call.signal);
+      } catch (thrown) {
+        error = earlierSend ? failedAfterEarlierSend(thrown, call.request) : thrown;
+        result = undefined;
+        break;
+      }
     }
-  } catch (error) {
-    reader.cancel().catch(() => {});
+    const resendCount = (result?.attempt ?? 1) - 1;
+    const answer = error === undefined ? result?.answer : undefined;
+    if (answer) {
+      try {
+        await call.check?.(answer);
+      } catch (refused) {
+        telemetry?.end({ status: answer.status, error: refused, resendCount });
+        throw refused;
+      }
+      telemetry?.end({ status: answer.status, resendCount });
+      return reached > 1 ? { ...answer, attempts: reached } : answer;
+    }
+    error ??= result?.error;
+    telemetry?.end({ status: lastStatus, error, resendCount });
     throw error;
   }
-  const overLimit = size > limit;
-  if (overLimit) await reader.cancel().catch(() => {});
-  const first = chunks[0];
-  // The usual answer is one small chunk: decoded as it is, without a copy.
-  if (chunks.length === 1 && first && !overLimit) return { text: UTF8.decode(first), bytes: size, overLimit };
-  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { text: UTF8.decode(bytes), bytes: size, overLimit };
-}
 
-/** The body parsed as JSON, or `undefined` when it is empty or not JSON. */
-export function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The HTTP methods a call can use. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** What one attempt needs. */
-export interface AttemptInput {
-  readonly ky: KyInstance;
-  /** The fetch to send with: the client's `fetch` option, or the global one. */
-  readonly fetch: typeof globalThis.fetch;
-  readonly method: HttpMethod;
-  readonly url: string;
-  /** The JSON body, or `undefined` for none. */
-  readonly body: string | undefined;
-  /** This attempt's own headers (the key as read for it, the call's headers); the client's are on the ky instance. */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly timeout: number | false;
-  /** The most of a 2xx body read (`maxResponseBytes`); an error answer's is {@link MAX_ERROR_BODY_BYTES}. */
-  readonly maxResponseBytes: number;
-  readonly signal: AbortSignal | undefined;
-  readonly request: RequestSummary;
-  /** Replaces every copy of the API key in texts and values: in a failure's message, and in the answer's metadata. */
-  readonly redact: Redactor;
-  /** Called when fetch is called, and again when Node's fetch reports the body written: the request left. */
-  readonly onSent?: (() => void) | undefined;
-  /** Called when Node's fetch starts writing the request: it may reach the service at any moment now. */
-  readonly onLeaving?: (() => void) | undefined;
-}
-
-/**
- * Sends one request and reads the whole answer. Resolves to the answer whatever its status (a 3xx included: a call
- * never follows a redirect); rejects with `ConnectionError`, `TimeoutError`, the caller's `AbortError` before the
- * request was handed to fetch, or `AbortedAfterSendError` after. The timeout
- * and the caller's signal end the attempt even when a custom fetch, or the body it returns, ignores them.
- *
- * Hand-written rather than `AbortSignal.any` + `AbortSignal.timeout`: the attempt's own controller, timer and the one
- * listener on the caller's signal are all removed when the attempt settles, so a long-lived caller signal gathers
- * nothing, and an answered request holds no timer (issue 9, finding 5).
- */
-export async function sendAttempt(input: AttemptInput): Promise<AnswerInfo> {
-  const caller = input.signal;
-  if (caller?.aborted) throw abortError(caller);
-  const { onSent, onLeaving } = input;
-  const attempt = new AbortController();
-  let timedOut = false;
-  let rejectAborted: (reason: unknown) => void = () => {};
-  const aborted = new Promise<never>((_resolve, reject) => {
-    rejectAborted = reject;
-  });
-  aborted.catch(() => {}); // observed by the races below; never an unhandled rejection
-  // Ends the attempt: aborts fetch (and so its socket) and settles every race on `aborted`.
-  const end = (reason: unknown) => {
-    attempt.abort(reason);
-    rejectAborted(reason);
-  };
-  const onCallerAbort = () => end(caller?.reason);
-  caller?.addEventListener('abort', onCallerAbort, { once: true });
-  const timer =
-    input.timeout === false
-      ? undefined
-      : setTimeout(() => {
-          timedOut = true;
-          end(new DOMException('The attempt timed out', 'TimeoutError'));
-        }, input.timeout);
-  let dispatched = false;
-  let unwatch: (() => void) | undefined;
-  const sendingFetch: typeof globalThis.fetch = (resource, init) => {
-    // Ended (the caller's abort, the timeout) while ky prepared the request: nothing is handed to fetch, nothing sent.
-    if (attempt.signal.aborted) return Promise.reject(attempt.signal.reason);
-    if (!dispatched && onSent) {
-      onSent();
-      unwatch = watchWrite(input.method, input.url, { leaving: () => onLeaving?.(), written: onSent });
-    }
-    dispatched = true;
-    // The attempt's signal goes to fetch itself, not through ky: ky would join it to its own with AbortSignal.any,
-    // and Node keeps such joined signals long after the call (docs/benchmarks.md, `leak`).
-    return raceAbort(input.fetch(resource, { ...init, signal: attempt.signal }), aborted);
-  };
-  try {
-    // Not raced itself: with no retry, timeout or hooks of ky's, only its fetch can keep it waiting, and that is raced.
-    const response = await input.ky(input.url, {
-      method: input.method,
-      body: input.body,
-      headers: input.headers,
-      fetch: sendingFetch,
-      redirect: 'manual',
+  /**
+   * One attempt: the key, its rate-limit slot, the exchange, the answer mapped. Its one result is reported once
+   * (`#report`) when a request was made; a failure before that (the limiter, the key, the caller's abort) ends the
+   * call unreported, as nothing was sent.
+   */
+  async #attempt(
+    call: Call,
+    ready: TransportParts,
+    attempt: number,
+    rotated: Credential | undefined,
+    earlierSend: boolean,
+    telemetry: CallTelemetry | undefined,
+  ): Promise<AttemptResult> {
+    const { credentials, limiter, logger, hooks } = this.#init;
+    const { signal } = call;
+    const before = (error: unknown): AttemptResult => ({
+      attempt,
+      error: this.#beforeSend(error, call, earlierSend),
+      final: true,
+      reached: false,
+      queuedMs: 0,
+      credential: undefined,
     });
-    const ok = response.status >= 200 && response.status < 300;
-    const limit = ok ? input.maxResponseBytes : MAX_ERROR_BODY_BYTES;
-    const body = await readCapped(response, limit, aborted);
-    return {
-      status: response.status,
-      headers: response.headers,
-      bodyText: body.text,
-      bodyBytes: body.bytes,
-      // A 2xx cut at its cap is never parsed: the part read may be JSON of its own, which is not the answer.
-      json: body.overLimit && ok ? undefined : parseJson(body.text),
-      overLimit: body.overLimit && ok ? limit : undefined,
-      request: input.request,
-      redirected: response.redirected || response.type === 'opaqueredirect',
-      redact: input.redact,
-    };
-  } catch (error) {
-    // Once fetch was called the request may be on its way (a cold connection is written a moment later, and a custom
-    // fetch cannot be watched): an abort from then on may hide an answer the service gave (issue 17, finding 1).
-    if (caller?.aborted) {
-      throw dispatched
-        ? new AbortedAfterSendError({ request: input.request, cause: caller.reason })
-        : abortError(caller);
+    let credential: Credential;
+    try {
+      // The key is read before the attempt queues: it is one of the budgets the attempt waits for. A fixed key is
+      // known (from the client's construction where hashing is synchronous, else from its first derivation): no turn
+      // of the event loop before the limiter. A key function's read ends at the call's abort or timeout.
+      credential =
+        rotated ??
+        credentials.fixed ??
+        (await credentials.read({ signal, timeout: call.timeout, request: call.request }));
+    } catch (error) {
+      return before(error);
     }
-    if (timedOut) {
-      throw new TimeoutError(input.timeout as number, { mayHaveSucceeded: dispatched, request: input.request });
+    const queuedSince = performance.now();
+    let release: ReleaseSlot | undefined;
+    try {
+      // The one place a call asks the limiter: a per-call option for it (a priority, a longest wait) goes here.
+      release = await acquireBudgets(limiter, credential.budgets, signal, logger);
+    } catch (error) {
+      // The SDK's own limiters reject with typed errors; a partner's may throw anything: nothing was sent either way.
+      if (signal?.aborted || error instanceof ServiceError) return before(error);
+      const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const message = `The rate limiter could not grant a slot (its acquire() failed: ${why.slice(0, 300)}); nothing was sent`;
+      return before(new RateLimiterUnavailableError(message, { cause: error, earlierSend }));
     }
-    throw connectionFailure(error, { dispatched, request: input.request, scrub: input.redact.text });
-  } finally {
-    clearTimeout(timer);
-    caller?.removeEventListener('abort', onCallerAbort);
-    unwatch?.();
+    // From its grant the request may leave at any moment (ky prepares it before fetch is called): the limiter must not
+    // start the key's next request before `sent()`.
+    release?.leaving?.();
+    const queuedMs = Math.round(performance.now() - queuedSince);
+    emit(hooks, logger, 'onRequest', { ...call.request, attempt, docHashId: call.docHashId, queuedMs });
+    const started = performance.now();
+    const headers = attemptHeaders(this.#init.headers, call.headers, credential.authorization, call.body !== undefined);
+    telemetry?.inject(headers, this.#init.runtimeFetch);
+    const http = { ky: ready.ky, fetch: this.#init.fetch };
+    const send = () => ready.exchange(http, call, headers, credential.redact, release, earlierSend);
+    let outcome: SlotOutcome | undefined;
+    let answer: AnswerInfo | undefined;
+    let thrown: unknown;
+    try {
+      answer = await (telemetry ? telemetry.active(send) : send());
+      outcome = { rateLimited: answer.status === 429 };
+    } catch (error) {
+      thrown = error;
+    } finally {
+      // The slot is released once the answer is read or the attempt failed: the limiter may space from it. A limiter
+      // (a partner's own) that throws here is reported; it cannot change what the service answered.
+      if (release) callUserCallback('rateLimiter release', release, [outcome], logger ?? console);
+    }
+    let result: AttemptResult;
+    if (answer) {
+      const error = isSuccessAnswer(answer, call.success) ? undefined : ready.mapping.answerError(answer, earlierSend);
+      result = {
+        attempt,
+        answer: error ? undefined : answer,
+        error,
+        final: false,
+        reached: true,
+        queuedMs,
+        credential,
+      };
+    } else {
+      // The caller's abort ends the call; a transport failure goes to the policy.
+      const final = !(thrown instanceof ServiceError) || thrown instanceof AbortedAfterSendError;
+      result = { attempt, error: thrown, final, reached: mayHaveSucceeded(thrown), queuedMs, credential };
+    }
+    this.#report(call, result, answer, Math.round(performance.now() - started), telemetry);
+    return result;
+  }
+
+  /** The one report of an attempt that sent a request: to the hooks and the logger (`onResponse`), and telemetry. */
+  #report(
+    call: Call,
+    result: AttemptResult,
+    answer: AnswerInfo | undefined,
+    durationMs: number,
+    telemetry: CallTelemetry | undefined,
+  ): void {
+    const { attempt, queuedMs, error } = result;
+    const status = answer?.status;
+    const code = error === undefined ? undefined : error instanceof ServiceError ? error.code : 'ABORTED';
+    const serviceErrorCode = error instanceof ApiError ? error.errorCode : undefined;
+    const event = { ...call.request, attempt, docHashId: call.docHashId, queuedMs, status, durationMs };
+    emit(
+      this.#init.hooks,
+      this.#init.logger,
+      'onResponse',
+      code === undefined ? event : answer ? { ...event, code, serviceErrorCode } : { ...event, code },
+    );
+    if (telemetry) {
+      // A gateway or service that echoes the key into the request id must not put it on an exported span.
+      const id = answer ? requestIdOf(answer.headers) : undefined;
+      const requestId = id === undefined ? undefined : result.credential?.redact.text(id);
+      telemetry.attemptEnded({ attempt, queuedMs, durationMs, status, code, requestId });
+    }
+  }
+
+  /** The retry, reported once: to the hooks and the logger (`onRetry`), and telemetry. */
+  #retrying(
+    call: Call,
+    telemetry: CallTelemetry | undefined,
+    attempt: number,
+    queuedMs: number,
+    reason: string,
+    delayMs: number,
+  ): void {
+    telemetry?.retrying(attempt, reason, delayMs);
+    const event = { ...call.request, attempt, docHashId: call.docHashId, queuedMs, reason, delayMs };
+    emit(this.#init.hooks, this.#init.logger, 'onRetry', event);
+  }
+
+  /**
+   * The error of an attempt that failed before its request was made (the key, the limiter, the caller's abort), built
+   * once, knowing whether an earlier request of the call may have reached the service.
+   */
+  #beforeSend(error: unknown, call: Call, earlierSend: boolean): Error {
+    const { signal, request } = call;
+    if (signal?.aborted)
+      return earlierSend ? new AbortedAfterSendError({ request, cause: signal.reason }) : abortError(signal);
+    if (!earlierSend || mayHaveSucceeded(error)) return error as Error;
+    // A limiter's own error, made without knowing of the earlier request: made anew, of its class, saying so.
+    if (error instanceof RateLimiterConfigurationError) {
+      return new RateLimiterConfigurationError(error.message, { cause: error.cause ?? error, earlierSend });
+    }
+    if (error instanceof RateLimiterUnavailableError) {
+      return new RateLimiterUnavailableError(error.message, { cause: error.cause ?? error, earlierSend });
+    }
+    return failedAfterEarlierSend(error, request);
   }
 }

@@ -11,7 +11,9 @@ export {
   UnauthorizedError,
   UnexpectedResponseError,
 } from './api-error.js';
-export { isAlreadyGenerated, PortalError, parsePortalCode } from './portal-error.js';
+export { isAlreadyGenerated, parsePortalCode } from './portal-code.js';
+export type { PortalErrorInit } from './portal-error.js';
+export { PortalError } from './portal-error.js';
 export { RateLimiterUnavailableError } from './rate-limiter-unavailable.js';
 export type { ServiceErrorOptions } from './service-error.js';
 export { isServiceError, ServiceError } from './service-error.js';

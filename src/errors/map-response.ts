@@ -1,4 +1,3 @@
-import { usePortalDescriptions } from '../internal/portal-descriptions.js';
 import { PORTAL_ERROR_CODES } from '../internal/portal-error-codes.js';
 import type { Redactor } from '../internal/redact.js';
 import { type AnswerInfo, excerpt } from './answer.js';
@@ -14,21 +13,23 @@ import {
   UnauthorizedError,
   UnexpectedResponseError,
 } from './api-error.js';
-import { PortalError, parsePortalCode } from './portal-error.js';
+import { parsePortalCode } from './portal-code.js';
+import { PortalError } from './portal-error.js';
+import { earlierSendMessage } from './transport-errors.js';
 
 export { type AnswerInfo, excerpt, isSuccessAnswer, type SuccessRule } from './answer.js';
-
-// The client imports this module when the first error answer arrives, before it maps it: the portal's descriptions
-// come with it, so every PortalError it makes carries its description (see portal-descriptions.ts).
-usePortalDescriptions(PORTAL_ERROR_CODES);
 
 const asIs: Redactor = { text: (text) => text, value: (value) => value, distinctive: false };
 
 /** The `error_code`s the SDK knows by name: kept as received, so a short key can never mangle them. */
 const KNOWN_CODE = /^(?:UNAUTHORIZED|FORBIDDEN|INVALID_HASH_ID|RATE_LIMITED|PORTAL_ERROR_\d{1,16})$/;
 
-/** Turns an error answer into a typed error. Internal seam: a custom mapping can replace the default. */
-export type ErrorMapper = (answer: AnswerInfo) => ApiError;
+/**
+ * Turns an error answer into a typed error. Internal seam: a custom mapping can replace the default. `earlierSend`:
+ * an earlier request of the call may have reached the service, so the error says it may have acted, whatever this
+ * answer says.
+ */
+export type ErrorMapper = (answer: AnswerInfo, earlierSend?: boolean) => ApiError;
 
 /** The most of a body that is not JSON an error keeps in `body`, in characters: enough for any error page. */
 export const MAX_KEPT_BODY_CHARS = 64 * 1024;
@@ -95,7 +96,7 @@ function describeStatus(answer: AnswerInfo, errorCode: string | undefined): stri
  * Never throws; a body that is not JSON yields an `ApiError` with the status and a short excerpt in its message, and
  * the text itself (up to 64 KiB) in `body`.
  */
-export const mapErrorAnswer: ErrorMapper = (answer) => {
+export const mapErrorAnswer: ErrorMapper = (answer, earlierSend = false) => {
   const redact = answer.redact ?? asIs;
   const envelope = envelopeOf(answer.json);
   // The service's own refusal, in its error envelope, is its answer whatever the status says (a gateway may relabel it
@@ -118,18 +119,27 @@ export const mapErrorAnswer: ErrorMapper = (answer) => {
   // A 2xx whose body says `success: false` without a refusal code: the status says the service acted, the body says it
   // did not. Not knowing which is true, the error says it may have (a resend could make a second bill).
   else if (answer.status >= 200 && answer.status < 300) init.mayHaveSucceeded = true;
-  if (!definitive && ((answer.status >= 300 && answer.status < 400) || answer.redirected)) {
+  const redirect = !definitive && ((answer.status >= 300 && answer.status < 400) || answer.redirected);
+  if (redirect) {
     const location = answer.headers.get('location');
-    return new RedirectError({
-      ...init,
-      message:
-        `The service answered HTTP ${answer.status}, a redirect${location === null ? '' : ` to ${redact.text(location)}`}; ` +
-        'the SDK never follows redirects for the e-way bill POST. Check baseUrl. The service may have acted on the request',
-      location: location === null ? undefined : redact.text(location),
-    });
+    init.message =
+      `The service answered HTTP ${answer.status}, a redirect${location === null ? '' : ` to ${redact.text(location)}`}; ` +
+      'the SDK never follows redirects for the e-way bill POST. Check baseUrl. The service may have acted on the request';
+  }
+  // After an earlier request that may have reached the service, the call's error says so, whatever this answer says
+  // (a RedirectError says it anyway).
+  const says = redirect || (init.mayHaveSucceeded ?? answer.status >= 500);
+  init.message = earlierSendMessage(init.message, { mayHaveSucceeded: says, earlierSend });
+  if (earlierSend) init.mayHaveSucceeded = true;
+  if (redirect) {
+    const location = answer.headers.get('location');
+    return new RedirectError({ ...init, location: location === null ? undefined : redact.text(location) });
   }
   const portalCode = parsePortalCode(envelope.errorCode);
-  if (portalCode !== undefined) return new PortalError({ ...init, portalCode });
+  if (portalCode !== undefined) {
+    const entry = Object.hasOwn(PORTAL_ERROR_CODES, portalCode) ? PORTAL_ERROR_CODES[portalCode] : undefined;
+    return new PortalError({ ...init, portalCode, portalMessage: entry?.description });
+  }
   if (envelope.errorCode === 'UNAUTHORIZED') return new UnauthorizedError(init);
   if (envelope.errorCode === 'FORBIDDEN') return new ForbiddenError(init);
   if (envelope.errorCode === 'INVALID_HASH_ID') return new InvalidHashIdError(init);
@@ -158,10 +168,10 @@ function isDefinitiveRefusal(json: unknown, errorCode: string | undefined): bool
  * The typed error of an answer that is not the call's success answer: the one place where an answer becomes an error.
  * A 2xx that is not a success answer says the service may well have acted (`mayHaveSucceeded: true`).
  */
-export function answerError(answer: AnswerInfo): ApiError {
+export function answerError(answer: AnswerInfo, earlierSend = false): ApiError {
   const ok = answer.status >= 200 && answer.status < 300 && !answer.redirected;
   const json = answer.json as { success?: unknown } | undefined;
-  if (!ok || json?.success === false) return mapErrorAnswer(answer);
+  if (!ok || json?.success === false) return mapErrorAnswer(answer, earlierSend);
   const redact = answer.redact ?? asIs;
   if (answer.overLimit !== undefined || answer.json === undefined) return unreadableAnswer(answer, redact);
   return new ApiError({

@@ -1,18 +1,19 @@
-import { portalDescription } from '../internal/portal-descriptions.js';
 import { portalErrorCategory } from '../internal/portal-error-categories.js';
 import type { PortalErrorCategory } from '../internal/portal-error-codes.js';
 import { ApiError, type ApiErrorInit } from './api-error.js';
 
-const PORTAL_ERROR_PATTERN = /^PORTAL_ERROR_(\d+)$/;
-/** The portal's code for "E-way bill(s) are already generated for the same document number". */
-const ALREADY_GENERATED = 604;
+export { isAlreadyGenerated, parsePortalCode } from './portal-code.js';
 
-/** The portal's numeric code in an `error_code` of the form `PORTAL_ERROR_{n}`, or `undefined`. */
-export function parsePortalCode(errorCode: string | undefined): number | undefined {
-  const match = errorCode === undefined ? null : PORTAL_ERROR_PATTERN.exec(errorCode);
-  const code = match ? Number(match[1]) : undefined;
-  // A code beyond 2^53 cannot be held exactly: the answer stays an ApiError with its error_code as received.
-  return code !== undefined && Number.isSafeInteger(code) ? code : undefined;
+/** What a {@link PortalError} is made of: an {@link ApiErrorInit}, the portal's code, and its description if known. */
+export interface PortalErrorInit extends ApiErrorInit {
+  /** The portal's numeric code, parsed from `PORTAL_ERROR_{n}`. */
+  portalCode: number;
+  /**
+   * The portal's description of the code. The client's error mapping looks it up in the portal's list; a PortalError
+   * made by hand has the one it is given (`describePortalError(code).description` of `invoicing-service-sdk/gst`).
+   * @default undefined
+   */
+  portalMessage?: string | undefined;
 }
 
 const flat = (text: string): string => text.replace(/[\s_]+/g, '').toLowerCase();
@@ -25,7 +26,7 @@ function serviceExplained(body: unknown, portalCode: number): boolean {
 }
 
 // A bare "PORTAL_ERROR_238" in a log is what partners cannot act on; a message of the service is kept as it is.
-function messageOf(init: ApiErrorInit & { portalCode: number }, description: string | undefined): string {
+function messageOf(init: PortalErrorInit, description: string | undefined): string {
   if (description === undefined || serviceExplained(init.body, init.portalCode)) return init.message;
   return `${init.message} (portal error ${init.portalCode}: ${description})`;
 }
@@ -49,10 +50,9 @@ export class PortalError extends ApiError {
   /** The portal's numeric error code, parsed from `PORTAL_ERROR_{n}`. */
   readonly portalCode: number;
   /**
-   * The portal's own description of the code, worded as published; `undefined` for a code not in the list. The client
-   * loads the list before it maps its first error answer, so every PortalError it throws has it. A PortalError made by
-   * hand has it once the list is loaded (by the client's first error answer, `describePortalError` of
-   * `invoicing-service-sdk/gst`, or the testing kit); `category` and `retryable` it has at once.
+   * The portal's own description of the code, worded as published; `undefined` for a code not in the list. Every
+   * PortalError the client throws has it (its error mapping looks the code up); one made by hand has the
+   * `portalMessage` it was given, whatever was imported before.
    */
   readonly portalMessage: string | undefined;
   /**
@@ -64,25 +64,12 @@ export class PortalError extends ApiError {
   /** Whether trying again later may succeed: true exactly when `category` is `'retryable'`. */
   readonly retryable: boolean;
 
-  constructor(init: ApiErrorInit & { portalCode: number }) {
-    const description = portalDescription(init.portalCode);
+  constructor(init: PortalErrorInit) {
+    const description = init.portalMessage;
     super({ ...init, message: messageOf(init, description) });
     this.portalCode = init.portalCode;
     this.portalMessage = description;
     this.category = portalErrorCategory(init.portalCode);
     this.retryable = this.category === 'retryable';
   }
-}
-
-/**
- * Whether `error` says the e-way bill already exists: a `PortalError` (of any copy of this SDK) with portal code 604,
- * "E-way bill(s) are already generated for the same document number". After a call that may have succeeded
- * (a timeout, a 5xx), a retry that fails this way means the first attempt did generate the bill.
- * @example
- * try { await client.createEwayBill(id, model) }
- * catch (error) { if (!isAlreadyGenerated(error)) throw error }
- */
-export function isAlreadyGenerated(error: unknown): boolean {
-  if (error instanceof PortalError) return (error as { portalCode?: unknown }).portalCode === ALREADY_GENERATED;
-  return error instanceof ApiError && parsePortalCode(error.errorCode) === ALREADY_GENERATED;
 }

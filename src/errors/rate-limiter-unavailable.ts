@@ -1,19 +1,32 @@
 import { ServiceError, type ServiceErrorOptions } from './service-error.js';
+import { EARLIER_SEND_NOTE } from './transport-errors.js';
+
+/** The options of a rate limiter's error: a `ServiceErrorOptions`, and whether an earlier request was sent. */
+export interface RateLimiterErrorOptions extends ServiceErrorOptions {
+  /**
+   * Whether an earlier request of the same call may have reached the service (a resend, such as
+   * `createEwayBillOnce`'s second request, whose limiter then failed): `mayHaveSucceeded` is then `true`.
+   * @default false
+   */
+  earlierSend?: boolean | undefined;
+}
 
 /**
  * A shared rate limiter (for example the Redis one of `invoicing-service-sdk/redis`, with `onUnavailable: 'fail'`)
- * could not decide a slot: its store failed or did not answer in time. The request was not sent, so
- * {@link RateLimiterUnavailableError.mayHaveSucceeded} is always `false` and the call can be tried again as it is.
+ * could not decide a slot: its store failed or did not answer in time. The request was not sent:
+ * {@link RateLimiterUnavailableError.mayHaveSucceeded} is `false` and the call can be tried again as it is, unless an
+ * earlier request of the same call may have reached the service (a resend), when it is `true`.
  * The store's own error is the `cause`.
  */
 export class RateLimiterUnavailableError extends ServiceError {
   static override readonly code: string = 'RATE_LIMITER_UNAVAILABLE';
   override name = 'RateLimiterUnavailableError';
-  /** Always `false`: nothing was sent. */
-  readonly mayHaveSucceeded = false as const;
+  /** `false`: this request was not sent; `true` only when an earlier request of the same call may have been. */
+  readonly mayHaveSucceeded: boolean;
 
-  constructor(message: string, options: ServiceErrorOptions = {}) {
-    super(message, options);
+  constructor(message: string, options: RateLimiterErrorOptions = {}) {
+    super(options.earlierSend === true ? `${message} (${EARLIER_SEND_NOTE})` : message, options);
+    this.mayHaveSucceeded = options.earlierSend === true;
   }
 }
 
@@ -26,10 +39,11 @@ export class RateLimiterUnavailableError extends ServiceError {
 export class RateLimiterConfigurationError extends ServiceError {
   static override readonly code: string = 'RATE_LIMITER_CONFIGURATION';
   override name = 'RateLimiterConfigurationError';
-  /** Always `false`: nothing was sent. */
-  readonly mayHaveSucceeded = false as const;
+  /** `false`: this request was not sent; `true` only when an earlier request of the same call may have been. */
+  readonly mayHaveSucceeded: boolean;
 
-  constructor(message: string, options: ServiceErrorOptions = {}) {
-    super(message, options);
+  constructor(message: string, options: RateLimiterErrorOptions = {}) {
+    super(options.earlierSend === true ? `${message} (${EARLIER_SEND_NOTE})` : message, options);
+    this.mayHaveSucceeded = options.earlierSend === true;
   }
 }

@@ -7,6 +7,24 @@ export interface TransportErrorInit {
   mayHaveSucceeded: boolean;
   request?: RequestSummary | undefined;
   cause?: unknown;
+  /**
+   * Whether an earlier request of the same call may have reached the service: the error then says the service may
+   * have acted (`mayHaveSucceeded: true`), whatever this attempt did.
+   * @default false
+   */
+  earlierSend?: boolean | undefined;
+}
+
+/** What an error made after an earlier request of its call may have reached the service adds to its message. */
+export const EARLIER_SEND_NOTE =
+  'an earlier attempt of this call may have reached the service, so it may have acted on it';
+
+/** `message`, with {@link EARLIER_SEND_NOTE} when only an earlier request makes the error "may have succeeded". */
+export function earlierSendMessage(
+  message: string,
+  init: { mayHaveSucceeded?: boolean | undefined; earlierSend?: boolean | undefined },
+): string {
+  return init.earlierSend === true && init.mayHaveSucceeded !== true ? `${message} (${EARLIER_SEND_NOTE})` : message;
 }
 
 /**
@@ -23,8 +41,8 @@ export class ConnectionError extends ServiceError {
   readonly request: RequestSummary | undefined;
 
   constructor(message: string, init: TransportErrorInit) {
-    super(message, { cause: init.cause });
-    this.mayHaveSucceeded = init.mayHaveSucceeded;
+    super(earlierSendMessage(message, init), { cause: init.cause });
+    this.mayHaveSucceeded = init.mayHaveSucceeded || init.earlierSend === true;
     this.request = init.request;
   }
 }
@@ -45,10 +63,13 @@ export class TimeoutError extends ServiceError {
 
   constructor(timeout: number, init: TransportErrorInit) {
     super(
-      `The request did not complete within ${timeout} ms${init.mayHaveSucceeded ? '; it was sent, so the service may have acted on it' : ''}`,
+      earlierSendMessage(
+        `The request did not complete within ${timeout} ms${init.mayHaveSucceeded ? '; it was sent, so the service may have acted on it' : ''}`,
+        init,
+      ),
       { cause: init.cause },
     );
-    this.mayHaveSucceeded = init.mayHaveSucceeded;
+    this.mayHaveSucceeded = init.mayHaveSucceeded || init.earlierSend === true;
     this.timeout = timeout;
     this.request = init.request;
   }
@@ -95,24 +116,19 @@ export class AbortedAfterSendError extends ServiceError {
 }
 
 /**
- * `error` as the outcome of a call one of whose earlier attempts may have reached the service: whatever failed
- * afterwards (a 429, a refused connection, an abort before the resend), the service may have acted, and the outcome
- * must say so (issue 17, finding 4). An `AbortError` becomes an {@link AbortedAfterSendError}; an SDK error gets
- * `mayHaveSucceeded: true` and a sentence in its message; anything else is wrapped in a `ServiceError` that says so.
- * Internal.
+ * The error of a call that failed, after an earlier request of it may have reached the service, with an error that
+ * was not built knowing that (a key function's, a partner's rate limiter's): a new error, made once, that says the
+ * service may have acted (`mayHaveSucceeded: true`), the original as its `cause`. An abort becomes an
+ * `AbortedAfterSendError`. An error that already says so is returned as it is. The SDK's own errors are built right
+ * where they are made (`earlierSend`); this is for the others.
  */
-export function withEarlierSend(error: unknown, request: RequestSummary | undefined): Error {
+export function failedAfterEarlierSend(error: unknown, request: RequestSummary | undefined): Error {
   if (mayHaveSucceeded(error)) return error as Error;
   if (error instanceof Error && error.name === 'AbortError' && !(error instanceof ServiceError)) {
     return new AbortedAfterSendError({ request, cause: (error as { cause?: unknown }).cause ?? error });
   }
-  const note = 'an earlier attempt of this call may have reached the service, so it may have acted on it';
-  if (error instanceof ServiceError) {
-    Object.defineProperty(error, 'mayHaveSucceeded', { value: true, enumerable: true, configurable: true });
-    error.message = `${error.message} (${note})`;
-    return error;
-  }
-  const wrapped = new ServiceError(`The call failed after ${note}`, { cause: error });
-  Object.defineProperty(wrapped, 'mayHaveSucceeded', { value: true, enumerable: true, configurable: true });
-  return wrapped;
+  const why = error instanceof Error ? error.message : String(error);
+  const made = new ServiceError(`The call failed (${why.slice(0, 300)}) after ${EARLIER_SEND_NOTE}`, { cause: error });
+  Object.defineProperty(made, 'mayHaveSucceeded', { value: true, enumerable: true });
+  return made;
 }

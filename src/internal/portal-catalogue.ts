@@ -1,5 +1,4 @@
 import { describeValue } from './describe.js';
-import { usePortalDescriptions } from './portal-descriptions.js';
 import { PORTAL_ERROR_CODES, type PortalErrorCategory } from './portal-error-codes.js';
 
 // The portal's error catalogue, read by src/errors (PortalError) and re-exported by src/gst (the public
@@ -16,9 +15,6 @@ export interface PortalErrorDescription {
   /** Whether trying again later may succeed: true exactly when the category is `'retryable'`. */
   readonly retryable: boolean;
 }
-
-// A program that looks codes up has the list loaded already: a PortalError it makes by hand carries its description too.
-usePortalDescriptions(PORTAL_ERROR_CODES);
 
 const CODE_FORMS = /^(?:PORTAL_ERROR_)?(\d+)$/;
 

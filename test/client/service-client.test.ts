@@ -115,7 +115,7 @@ describe('client.createEwayBill(docHashId, model)', () => {
     const client = new ServiceClient({
       apiKey: key,
       baseUrl: BASE_URL,
-      headers: { 'X-Partner': 'erp-1', Authorization: 'Bearer other' },
+      headers: { 'X-Partner': 'erp-1' },
     });
     const result = await client.createEwayBill('inv_123', validModel());
     expect(result).toEqual({ success: true, message: 'E-way bill generated' });
@@ -150,18 +150,20 @@ describe('client.createEwayBill(docHashId, model)', () => {
 });
 
 describe('hardening', () => {
-  it("lets a user header replace ours only where allowed, whatever its case; a User-Agent is added after the SDK's", async () => {
+  it("refuses a client-level header the SDK owns, in any case, as a call-level one is; a User-Agent is added after the SDK's", async () => {
+    // Issue 29 item 2: one rule at both levels. Before, a client-level Authorization, Content-Type or Accept was dropped
+    // in silence while a call-level one threw.
+    for (const name of ['authorization', 'Authorization', 'content-type', 'ACCEPT']) {
+      expect(
+        () => new ServiceClient({ apiKey: freshKey('headers'), baseUrl: BASE_URL, headers: { [name]: 'x' } }),
+      ).toThrow(new TypeError(`headers.${name} cannot be set: the SDK sets Authorization, Content-Type and Accept`));
+    }
     const { fetch, calls } = recordingFetch();
     const client = new ServiceClient({
       apiKey: freshKey('headers'),
       baseUrl: BASE_URL,
       fetch,
-      headers: {
-        authorization: 'Basic Zm9vOmJhcg==',
-        'content-type': 'text/plain',
-        accept: 'text/html',
-        'user-agent': 'erp/1.0',
-      },
+      headers: { 'user-agent': 'erp/1.0' },
     });
     await client.createEwayBill('doc', validModel());
     const headers = calls[0]?.headers;

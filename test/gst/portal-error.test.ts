@@ -1,4 +1,5 @@
 import { ApiError, PortalError, ServiceClient } from 'invoicing-service-sdk';
+import { describePortalError } from 'invoicing-service-sdk/gst';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { isAlreadyGenerated } from '../../src/errors/portal-error.js';
@@ -14,7 +15,9 @@ const portalError = (portalCode: number, said?: string) => {
       ? { success: false, error_code: errorCode }
       : { success: false, error_code: errorCode, message: said };
   const message = said ?? 'The service answered HTTP 400 without an error message';
-  return new PortalError({ status: 400, errorCode, message, body, portalCode });
+  // Made by hand, a PortalError has the description it is given: here, the portal list's, as the client's mapping gives.
+  const portalMessage = describePortalError(portalCode).description;
+  return new PortalError({ status: 400, errorCode, message, body, portalCode, portalMessage });
 };
 
 describe('PortalError', () => {

@@ -1,0 +1,86 @@
+// One call, one shape: what a public method of the client builds once, its options checked and resolved, and the only
+// thing the transport (./transport.ts) accepts. Nothing downstream reads the caller's options again.
+import type { AnswerInfo, SuccessRule } from '../errors/answer.js';
+import type { RequestSummary } from '../errors/api-error.js';
+import type { HeaderRecord } from './headers.js';
+import type { CallOptions } from './options.js';
+
+/** The HTTP methods a call can use. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Made by {@link makeCall} alone: internal code accepts a `Call`, never a look-alike object. */
+declare const MADE: unique symbol;
+
+/**
+ * One call, from the client's method to its last attempt. Built once ({@link makeCall}); read-only.
+ *
+ * A per-call option that reaches the rate limiter (a priority, a longest queue wait) is one more field here, set from
+ * `CallOptions` in {@link makeCall} and read where the transport asks the limiter (`Transport.#attempt`).
+ */
+export interface Call extends CallOptions {
+  readonly [MADE]: true;
+  readonly method: HttpMethod;
+  /** The absolute URL, query included. */
+  readonly url: string;
+  /** The method and URL, as errors carry them (never the headers). */
+  readonly request: RequestSummary;
+  /** The URL template, for telemetry: `'/v2/ewaybill/{doc_hash_id}'`, `request`'s `route`, or `undefined`. */
+  readonly route: string | undefined;
+  /** The JSON body, or `undefined` for none. */
+  readonly body: string | undefined;
+  /** The call's own headers, checked (./headers.ts), or `undefined`. */
+  readonly headers: HeaderRecord | undefined;
+  /** The document the call is for, when there is one. */
+  readonly docHashId: string | undefined;
+  /**
+   * Whether sending it twice has the effect of sending it once: its method is GET, PUT or DELETE and the caller did
+   * not pass `idempotent: false`.
+   */
+  readonly idempotent: boolean;
+  /** What counts as the success answer. */
+  readonly success: SuccessRule;
+  /**
+   * Checks the success answer before the call ends (`request`'s schema): what it throws is the call's error, as it is
+   * (the service answered 2xx), and the call's span ends with it.
+   */
+  readonly check: ((answer: AnswerInfo) => Promise<void>) | undefined;
+}
+
+/** What a public method says of its call, besides the options. */
+export interface CallTarget {
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly route: string | undefined;
+  readonly body: string | undefined;
+  readonly success: SuccessRule;
+  readonly headers?: HeaderRecord | undefined;
+  readonly docHashId?: string | undefined;
+  /** `false`: never resent after a possible send, whatever the method (`request`'s `idempotent: false`). */
+  readonly idempotent?: false | undefined;
+  readonly check?: ((answer: AnswerInfo) => Promise<void>) | undefined;
+}
+
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
+
+/** The call of a public method: its target and its options (checked and resolved once, by `resolveCallOptions`). */
+export function makeCall(target: CallTarget, options: CallOptions): Call {
+  const { method, url } = target;
+  return {
+    method,
+    url,
+    request: { method, url },
+    route: target.route,
+    body: target.body,
+    headers: target.headers,
+    docHashId: target.docHashId,
+    idempotent: target.idempotent !== false && IDEMPOTENT_METHODS.has(method),
+    success: target.success,
+    check: target.check,
+    timeout: options.timeout,
+    maxRetries: options.maxRetries,
+    maxResponseBytes: options.maxResponseBytes,
+    signal: options.signal,
+    retryWhenMaybeSent: options.retryWhenMaybeSent,
+    earlierSend: options.earlierSend,
+  } as Call;
+}

@@ -1,0 +1,177 @@
+// One HTTP exchange of an attempt: ky sends the request through a fetch that tells when it leaves, and the answer is
+// read whole (up to its cap). What the exchange fails with is built here, once, knowing whether an earlier request of
+// the call may have reached the service.
+import type { KyInstance } from 'ky';
+import type { AnswerInfo } from '../errors/answer.js';
+import { AbortedAfterSendError, TimeoutError } from '../errors/transport-errors.js';
+import { abortError } from '../internal/abort.js';
+import type { Redactor } from '../internal/redact.js';
+import type { ReleaseSlot } from '../throttle/rate-limiter.js';
+import type { Call } from './call.js';
+import { connectionFailure } from './transport-failure.js';
+import { watchWrite } from './write-tracker.js';
+
+/**
+ * The most of an error answer's body (not 2xx) the client reads, whatever `maxResponseBytes` says: an error envelope
+ * is small, and what an error keeps of a page is 64 KiB, so a huge error page cannot fill memory. Past it the body
+ * is cut, and the error is mapped from what was read.
+ */
+export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
+
+/** `work`, or the abort of the attempt if that comes first: a fetch or a body that ignores the signal cannot hang us. */
+function raceAbort<T>(work: Promise<T>, aborted: Promise<never>): Promise<T> {
+  return Promise.race([work, aborted]);
+}
+
+/** One decoder for every answer: `decode` without `{ stream: true }` keeps no state between calls. */
+const UTF8 = new TextDecoder();
+
+/** A body as read: its text (at most `limit` bytes of it), the bytes read, and whether it went past `limit`. */
+interface ReadBody {
+  readonly text: string;
+  readonly bytes: number;
+  readonly overLimit: boolean;
+}
+
+/** Reads a body up to `limit` bytes; past it, stops reading and lets the connection go (the rest is never held). */
+async function readCapped(response: Response, limit: number, aborted: Promise<never>): Promise<ReadBody> {
+  if (!response.body) return { text: '', bytes: 0, overLimit: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await raceAbort(reader.read(), aborted);
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) break;
+      chunks.push(value);
+    }
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw error;
+  }
+  const overLimit = size > limit;
+  if (overLimit) await reader.cancel().catch(() => {});
+  const first = chunks[0];
+  // The usual answer is one small chunk: decoded as it is, without a copy.
+  if (chunks.length === 1 && first && !overLimit) return { text: UTF8.decode(first), bytes: size, overLimit };
+  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { text: UTF8.decode(bytes), bytes: size, overLimit };
+}
+
+/** The body parsed as JSON, or `undefined` when it is empty or not JSON. */
+export function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sends one request and reads the whole answer. Resolves to the answer whatever its status (a 3xx included: a call
+ * never follows a redirect); rejects with `ConnectionError`, `TimeoutError`, the caller's `AbortError` before the
+ * request was handed to fetch, or `AbortedAfterSendError` after. The timeout
+ * and the caller's signal end the attempt even when a custom fetch, or the body it returns, ignores them.
+ *
+ * Hand-written rather than `AbortSignal.any` + `AbortSignal.timeout`: the attempt's own controller, timer and the one
+ * listener on the caller's signal are all removed when the attempt settles, so a long-lived caller signal gathers
+ * nothing, and an answered request holds no timer (issue 9, finding 5).
+ */
+export async function exchange(
+  http: { readonly ky: KyInstance; readonly fetch: typeof globalThis.fetch },
+  call: Call,
+  headers: Readonly<Record<string, string>>,
+  redact: Redactor,
+  release: ReleaseSlot | undefined,
+  earlierSend: boolean,
+): Promise<AnswerInfo> {
+  const caller = call.signal;
+  const request = call.request;
+  if (caller?.aborted)
+    throw earlierSend ? new AbortedAfterSendError({ request, cause: caller.reason }) : abortError(caller);
+  const onSent = release?.sent;
+  const onLeaving = release?.leaving;
+  const attempt = new AbortController();
+  let timedOut = false;
+  let rejectAborted: (reason: unknown) => void = () => {};
+  const aborted = new Promise<never>((_resolve, reject) => {
+    rejectAborted = reject;
+  });
+  aborted.catch(() => {}); // observed by the races below; never an unhandled rejection
+  // Ends the attempt: aborts fetch (and so its socket) and settles every race on `aborted`.
+  const end = (reason: unknown) => {
+    attempt.abort(reason);
+    rejectAborted(reason);
+  };
+  const onCallerAbort = () => end(caller?.reason);
+  caller?.addEventListener('abort', onCallerAbort, { once: true });
+  const timer =
+    call.timeout === false
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          end(new DOMException('The attempt timed out', 'TimeoutError'));
+        }, call.timeout);
+  let dispatched = false;
+  let unwatch: (() => void) | undefined;
+  const sendingFetch: typeof globalThis.fetch = (resource, init) => {
+    // Ended (the caller's abort, the timeout) while ky prepared the request: nothing is handed to fetch, nothing sent.
+    if (attempt.signal.aborted) return Promise.reject(attempt.signal.reason);
+    if (!dispatched && onSent) {
+      onSent();
+      unwatch = watchWrite(call.method, call.url, { leaving: () => onLeaving?.(), written: onSent });
+    }
+    dispatched = true;
+    // The attempt's signal goes to fetch itself, not through ky: ky would join it to its own with AbortSignal.any,
+    // and Node keeps such joined signals long after the call (docs/benchmarks.md, `leak`).
+    return raceAbort(http.fetch(resource, { ...init, signal: attempt.signal }), aborted);
+  };
+  try {
+    // Not raced itself: with no retry, timeout or hooks of ky's, only its fetch can keep it waiting, and that is raced.
+    const response = await http.ky(call.url, {
+      method: call.method,
+      body: call.body,
+      headers,
+      fetch: sendingFetch,
+      redirect: 'manual',
+    });
+    const ok = response.status >= 200 && response.status < 300;
+    const limit = ok ? call.maxResponseBytes : MAX_ERROR_BODY_BYTES;
+    const body = await readCapped(response, limit, aborted);
+    return {
+      status: response.status,
+      headers: response.headers,
+      bodyText: body.text,
+      bodyBytes: body.bytes,
+      // A 2xx cut at its cap is never parsed: the part read may be JSON of its own, which is not the answer.
+      json: body.overLimit && ok ? undefined : parseJson(body.text),
+      overLimit: body.overLimit && ok ? limit : undefined,
+      request,
+      redirected: response.redirected || response.type === 'opaqueredirect',
+      redact,
+    };
+  } catch (error) {
+    // Once fetch was called the request may be on its way (a cold connection is written a moment later, and a custom
+    // fetch cannot be watched): an abort from then on may hide an answer the service gave (issue 17, finding 1).
+    if (caller?.aborted) {
+      throw dispatched || earlierSend
+        ? new AbortedAfterSendError({ request, cause: caller.reason })
+        : abortError(caller);
+    }
+    if (timedOut)
+      throw new TimeoutError(call.timeout as number, { mayHaveSucceeded: dispatched, request, earlierSend });
+    throw connectionFailure(error, { dispatched, request, scrub: redact.text, earlierSend });
+  } finally {
+    clearTimeout(timer);
+    caller?.removeEventListener('abort', onCallerAbort);
+    unwatch?.();
+  }
+}
