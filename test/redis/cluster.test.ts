@@ -145,12 +145,19 @@ describe('createRedisRateLimiter on a real Redis Cluster (three masters), two bu
 
   it("an abort while the name's budget is awaited gives the key's grant back on its own node, unused", async () => {
     const { keyId, nameId } = await splitBudgets('cluster-give-back');
+    // An interval of a minute: the name's budget stays busy however slowly a loaded machine gets to the abort (with
+    // 1 s, a run at load 9 saw the name granted too, and the call resolve instead of rejecting).
     const limiter = createRedisRateLimiter({
       redis: redis as unknown as RedisLike,
       onUnavailable: 'fail',
+      interval: 60_000,
     }) as unknown as MultiBudgetLimiter;
-    const other: RateLimiter = createRedisRateLimiter({ redis: redis as unknown as RedisLike, onUnavailable: 'fail' });
-    // The name's budget was just used elsewhere: its next start is about 1 s away.
+    const other: RateLimiter = createRedisRateLimiter({
+      redis: redis as unknown as RedisLike,
+      onUnavailable: 'fail',
+      interval: 60_000,
+    });
+    // The name's budget was just used elsewhere: its next start is about a minute away.
     const used = (await other.acquire(nameId)) as ReleaseSlot;
     used.sent?.();
     used();
