@@ -2,6 +2,7 @@
 // thing the transport (./transport.ts) accepts. Nothing downstream reads the caller's options again.
 import type { AnswerInfo, SuccessRule } from '../errors/answer.js';
 import type { RequestSummary } from '../errors/api-error.js';
+import { withoutQueryValues } from '../internal/query-values.js';
 import type { HeaderRecord } from './headers.js';
 import type { CallOptions } from './options.js';
 
@@ -68,7 +69,8 @@ export function makeCall(target: CallTarget, options: CallOptions): Call {
   return {
     method,
     url,
-    request: { method, url },
+    // What errors and hooks carry (and a partner logs): the query's names, never its values (a GSTIN, a token).
+    request: { method, url: withoutQueryValues(url) },
     route: target.route,
     body: target.body,
     headers: target.headers,
