@@ -29,6 +29,7 @@ export { ServiceClient } from './client/service-client.js';
 export type {
   ApiErrorInit,
   PortalErrorInit,
+  RateLimiterErrorOptions,
   RequestSummary,
   ServiceErrorOptions,
   TransportErrorInit,
