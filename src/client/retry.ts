@@ -139,6 +139,18 @@ export interface Call {
    * (the service answered 2xx), and the call's span ends with it.
    */
   readonly check?: ((answer: AnswerInfo) => Promise<void>) | undefined;
+  /** The client's journal around each attempt (issue 31; src/client/journaled.ts), when it has one. */
+  readonly journal?: AttemptJournal | undefined;
+}
+
+/**
+ * A journal's hooks around one attempt: `before` once its slot is granted and before the request can leave (it records
+ * the intent; if it throws, nothing is sent and the call ends with its error), `after` once the attempt settled (with
+ * its answer or error), only when `before` succeeded. `after` never throws.
+ */
+export interface AttemptJournal {
+  before(credential: Credential): Promise<void>;
+  after(settled: unknown): Promise<void>;
 }
 
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
@@ -193,7 +205,7 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
     const at = { queuedMs: 0, credential: undefined as Credential | undefined };
     for (let attempt = 1; ; attempt++) {
       attempts = attempt;
-      const outcome = await sendOnce(sender, call, { request, attempt, telemetry, rotated, at });
+      const outcome = await journaled(call, sendOnce(sender, call, { request, attempt, telemetry, rotated, at }));
       rotated = undefined;
       if (!(outcome instanceof Error) || outcome instanceof ApiError || mayHaveSucceeded(outcome)) reached++;
       if (!(outcome instanceof Error)) {
@@ -239,6 +251,21 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
     const error = maybeSent ? withEarlierSend(thrown, request) : thrown;
     telemetry?.end({ status: lastStatus, error, resendCount: Math.max(0, attempts - 1) });
     throw error;
+  }
+}
+
+/** Tells the call's journal (if any) how an attempt whose intent it recorded settled. */
+async function journaled(call: Call, attempt: Promise<AnswerInfo | Error>): Promise<AnswerInfo | Error> {
+  if (!call.journal) return attempt;
+  let settled: unknown;
+  try {
+    settled = await attempt;
+    return settled as AnswerInfo | Error;
+  } catch (thrown) {
+    settled = thrown;
+    throw thrown;
+  } finally {
+    await call.journal.after(settled);
   }
 }
 
@@ -293,6 +320,16 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
   }
   const queuedMs = Math.round(performance.now() - queuedSince);
   state.at.queuedMs = queuedMs;
+  if (call.journal) {
+    try {
+      await call.journal.before(credential);
+    } catch (error) {
+      // Nothing was sent: the slot goes back unused.
+      if (release)
+        callUserCallback('rateLimiter release', release, [{ rateLimited: false, unused: true }], logger ?? console);
+      throw error;
+    }
+  }
   // From its grant the request may leave at any moment (ky prepares it before fetch is called): the limiter must not
   // start the key's next request before `sent()`.
   release?.leaving?.();

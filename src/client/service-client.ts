@@ -5,6 +5,7 @@ import { ValidationError, validationIssue } from '../errors/validation-error.js'
 import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
 import { lazyPart } from '../internal/lazy.js';
+import type { Journal } from '../journal/journal.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
@@ -16,6 +17,8 @@ import {
 } from './batch.js';
 import { registerBudget } from './budget.js';
 import { Credentials } from './credentials.js';
+import type { PendingDocument, RecoverResult } from './journaled.js';
+import { JOURNALED } from './once.js';
 import {
   checkRequestOptions,
   type RequestOptions,
@@ -43,7 +46,7 @@ import {
   responseMeta,
   withMeta,
 } from './results.js';
-import { type Call, defaultRetryPolicy, type Sender, sendWithRetries } from './retry.js';
+import { type AttemptJournal, type Call, defaultRetryPolicy, type Sender, sendWithRetries } from './retry.js';
 import { checkRoute } from './route.js';
 import { userAgent } from './runtime.js';
 import type { HttpMethod } from './transport.js';
@@ -141,6 +144,11 @@ export class ServiceClient {
     this.#fetch = resolved.fetch ?? ((resource, init) => globalThis.fetch(resource, init));
   }
 
+  /** Whether the client has a journal (see once.ts). */
+  get [JOURNALED](): boolean {
+    return this.#options.journal !== undefined;
+  }
+
   /** The base URL requests go to, without a trailing slash. */
   get baseUrl(): string {
     return this.#options.baseUrl;
@@ -183,6 +191,17 @@ export class ServiceClient {
     }
     if (preflight) this.#preflight(preflightRules.value as PreflightModule, data, docHashId);
     const body = JSON.stringify(data);
+    if (this.#options.journal) return this.#journaled(docHashId, body, callOptions);
+    return this.#sendEwayBill(docHashId, body, callOptions, undefined);
+  }
+
+  /** Sends an e-way bill's body (checked, or recorded by the journal) through the retry loop. */
+  async #sendEwayBill(
+    docHashId: string,
+    body: string,
+    callOptions: RequestOptions,
+    journal: AttemptJournal | undefined,
+  ): Promise<EwayBillResult> {
     const answer = await this.#send(
       {
         method: 'POST',
@@ -195,6 +214,7 @@ export class ServiceClient {
         success: 'success-flag',
       },
       callOptions,
+      journal,
     );
     const { message } = answer.json as { message?: unknown };
     // A service that echoes the key in its message never hands it back in a result (as in errors).
@@ -331,7 +351,7 @@ export class ServiceClient {
    * The callers await the retry loop's own promise, so an error's stack still reaches the partner's code
    * (test/client/error-stack.test.ts).
    */
-  #send(what: SendWhat, options: RequestOptions): Promise<AnswerInfo> {
+  #send(what: SendWhat, options: RequestOptions, journal?: AttemptJournal): Promise<AnswerInfo> {
     const call: Call = {
       method: what.method,
       // `request` waited for its rules (see #inTurn); an e-way bill's URL is built by the client.
@@ -352,6 +372,7 @@ export class ServiceClient {
       idempotent: what.idempotent,
       success: what.success,
       check: what.check,
+      journal,
     };
     // The callers waited for ky (see #inTurn) when it was not loaded yet.
     return sendWithRetries(this.#senderMade ?? this.#sender(ky.value as KyInstance), call);
@@ -374,6 +395,64 @@ export class ServiceClient {
     } finally {
       this.#waiting--;
     }
+  }
+
+  /** `createEwayBill` with the client's journal (src/client/journaled.ts, loaded on first use). */
+  async #journaled(docHashId: string, body: string, callOptions: RequestOptions): Promise<EwayBillResult> {
+    const { createJournaled } = journaledPart.value ?? (await journaledPart.load());
+    if (!ky.value) await ky.load();
+    return createJournaled({
+      journal: this.#options.journal as Journal,
+      baseUrl: this.#options.baseUrl,
+      docHashId,
+      body,
+      timeout: resolveTimeout(callOptions.timeout, this.#options.timeout, 'options.timeout'),
+      signal: callOptions.signal,
+      retryRefused: callOptions.retryRefused === true,
+      logger: this.#options.logger,
+      send: (sent, hooks) => this.#sendEwayBill(docHashId, sent, callOptions, hooks),
+    });
+  }
+
+  /** The journal's pending records of this client: its base URL, and its key when the key is fixed. */
+  async #pendingRecords(method: string) {
+    const journal = this.#options.journal;
+    if (!journal) throw new TypeError(`${method} needs a journal: new ServiceClient({ journal })`);
+    const part = journaledPart.value ?? (await journaledPart.load());
+    const key = this.#credentials.fixed?.key;
+    return {
+      part,
+      records: await part.pendingRecords(journal, this.#options.baseUrl, key && (await part.keyHashOf(key))),
+    };
+  }
+
+  /**
+   * The documents whose outcome the journal does not know: a request may have been sent (by this process or one that
+   * crashed) and nothing says what came of it. Records of this base URL, and of this client's key when it is a fixed
+   * key (a key function's records are all listed). `recover()` resolves them.
+   * @throws {TypeError} the client has no journal.
+   * @throws {JournalError} the journal could not be read.
+   * @example
+   * for (const doc of await client.pendingDocuments()) console.log(doc.docHashId, new Date(doc.sentAt));
+   */
+  async pendingDocuments(): Promise<PendingDocument[]> {
+    const { part, records } = await this.#pendingRecords('pendingDocuments');
+    return part.pendingOf(records);
+  }
+
+  /**
+   * Resolves each pending document (see `pendingDocuments()`) from its recorded body, one after the other: waits until
+   * its earlier request can no longer be in flight, sends the recorded body, and takes a 604 as `'already-generated'`.
+   * Call it at start-up. Resolves with one result per document; never rejects for one document's failure.
+   * @throws {TypeError} the client has no journal.
+   * @throws {JournalError} the journal could not be read.
+   * @example
+   * for (const r of await client.recover()) if (r.status === 'rejected') alert(r.docHashId, r.error);
+   */
+  async recover(options?: Pick<RequestOptions, 'signal' | 'timeout' | 'maxRetries'>): Promise<RecoverResult[]> {
+    const callOptions = checkRequestOptions(options, 'recover');
+    const { part, records } = await this.#pendingRecords('recover');
+    return part.recoverAll(records, (docHashId, body) => this.#journaled(docHashId, body, callOptions));
   }
 
   /**
@@ -490,6 +569,9 @@ const ky = /* @__PURE__ */ lazyPart(() =>
  * body, `idempotent`), imported with ky on the first `request`: a bundler that splits code keeps them out of the
  * client's first chunk.
  */
+/** The journal's flow (issue 31), imported on the first call of a client with a journal: see journaled.ts. */
+const journaledPart = /* @__PURE__ */ lazyPart(() => import('./journaled.js'));
+
 const requestRules = /* @__PURE__ */ lazyPart(() => import('./request-rules.js'));
 
 type RulesModule = typeof import('./request-rules.js');
