@@ -18,8 +18,12 @@ import type { AttemptJournal } from './retry.js';
 
 /** How long an attempt with `timeout: false` is taken to be in flight at most. */
 const NO_TIMEOUT_IN_FLIGHT_MS = 10 * 60_000;
-/** What a claim's lease adds to an attempt's in-flight time: the slot's wait and the journal's own calls. */
-const LEASE_MARGIN_MS = 30_000;
+/**
+ * What a claim's lease adds to an attempt's in-flight time (the journal's own calls after the answer). Short on purpose:
+ * a killed holder blocks the document's other callers until its lease ends; and a lease that ends early is safe, as the
+ * next owner waits out the recorded in-flight window and the holder's next intent is refused (`JournalClaimLostError`).
+ */
+const LEASE_MARGIN_MS = 1_000;
 /** The longest single wait for another owner's claim before asking again. */
 const CLAIM_POLL_MS = 100;
 
