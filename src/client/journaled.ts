@@ -27,6 +27,15 @@ const LEASE_MARGIN_MS = 1_000;
 /** The longest single wait for another owner's claim before asking again. */
 const CLAIM_POLL_MS = 100;
 
+/**
+ * When this process's own uncertain attempts ended (`performance.now()`), by attempt id: an attempt that failed early
+ * (a connection reset after sending) can no longer be in flight `DEFAULT_RESEND_DELAY_MS` after its end, as
+ * `createEwayBillOnce` has always assumed, which is sooner than the recorded `inFlightUntil` (its start + timeout + the
+ * margin). Another process knows only the record, and waits for it. Bounded: entries leave once used or after a while.
+ */
+const endedAttempts = new Map<string, number>();
+const ENDED_KEPT = 10_000;
+
 /** One `createEwayBill` with a journal, as the client hands it over. */
 export interface JournaledCall {
   readonly journal: Journal;
@@ -115,12 +124,17 @@ export async function createJournaled(call: JournaledCall): Promise<EwayBillResu
       const plan = planSend(claim.record, bodyHash, claim.now, { retryRefused: call.retryRefused });
       if (plan.kind === 'generated') return fromJournal(plan.record);
       if (plan.kind === 'refused') throw refusalOf(plan.record);
-      if (plan.waitMs > 0) {
+      const ended = claim.record ? endedAttempts.get(claim.record.attempt) : undefined;
+      const waitMs =
+        ended === undefined
+          ? plan.waitMs
+          : Math.min(plan.waitMs, Math.max(0, ended + DEFAULT_RESEND_DELAY_MS - performance.now()));
+      if (waitMs > 0) {
         // An earlier attempt (of this process or another, perhaps crashed) may still be in flight at the service.
-        if (plan.waitMs + leaseMs > claim.expiresAt - claim.now) {
-          claim = await claimDocument(call, document, owner, plan.waitMs + leaseMs);
+        if (waitMs + leaseMs > claim.expiresAt - claim.now) {
+          claim = await claimDocument(call, document, owner, waitMs + leaseMs);
         }
-        await abortableDelay(plan.waitMs, call.signal);
+        await abortableDelay(waitMs, call.signal);
       }
       const recorded = plan.body === 'recorded' && turn === 0 ? (claim.record as JournalRecord) : undefined;
       const body = recorded?.body ?? call.body;
@@ -197,8 +211,11 @@ async function sendRecorded(
         return;
       }
       const outcome = outcomeOfError(settled, maybeSent);
-      if (outcome === undefined) maybeSent = true;
-      else await record(attempt, outcome);
+      if (outcome === undefined) {
+        maybeSent = true;
+        if (endedAttempts.size >= ENDED_KEPT) endedAttempts.delete(endedAttempts.keys().next().value as string);
+        endedAttempts.set(attempt, performance.now());
+      } else await record(attempt, outcome);
     },
   };
   try {

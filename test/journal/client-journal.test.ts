@@ -8,6 +8,7 @@ import { createEwayBillOnce, PortalError, ServiceClient, type ServiceClientOptio
 import { createFileJournal, type FileJournal, journalKeyHash } from 'invoicing-service-sdk/journal';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keyHashOf } from '../../src/client/journaled.js';
+import { DEFAULT_RESEND_DELAY_MS } from '../../src/client/once.js';
 import { validModel } from '../helpers/model.js';
 import { type BillServer, startBillServer } from '../workflow/bill-server.js';
 
@@ -97,12 +98,12 @@ describe('ServiceClient with a journal', () => {
     const lost = await client.createEwayBill('doc-3', validModel()).catch((error: unknown) => error);
     expect(lost).toMatchObject({ mayHaveSucceeded: true });
     expect((await client.pendingDocuments()).map((doc) => doc.docHashId)).toEqual(['doc-3']);
-    const [pending] = await client.pendingDocuments();
     const result = await client.createEwayBill('doc-3', validModel());
     expect(result).toMatchObject({ success: true, outcome: 'already-generated' });
-    // The resend left only after the first attempt's in-flight window (on the journal's clock).
-    const second = server.posts.filter((post) => post.docHashId === 'doc-3')[1];
-    expect(second?.at).toBeGreaterThanOrEqual(pending?.inFlightUntil ?? Number.POSITIVE_INFINITY);
+    // The resend left only once the first attempt (which this process saw end) could no longer be in flight: 5 s
+    // after its end, as createEwayBillOnce's resendDelayMs (a millisecond of slack for the two clocks' rounding).
+    const [first, second] = server.posts.filter((post) => post.docHashId === 'doc-3');
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(DEFAULT_RESEND_DELAY_MS - 1);
     expect(server.generated.get('doc-3')).toBe(1);
     expect(await client.pendingDocuments()).toEqual([]);
   });
@@ -118,6 +119,15 @@ describe('ServiceClient with a journal', () => {
     expect(again).toMatchObject({ outcome: 'already-generated', recovered: true, fromJournal: true });
     expect(server.postsOf('doc-4')).toBe(2);
   });
+
+  it('waits after a lost answer as resendDelayMs does (5 s after the attempt ended), not its whole timeout', async () => {
+    // A 120 s timeout: waiting out the recorded window (start + timeout + 5 s) would outlast the test's own limit.
+    const { client } = clientWith({ timeout: 120_000 });
+    server.script('doc-13', 'generate-then-drop');
+    const result = await createEwayBillOnce(client, 'doc-13', validModel());
+    expect(result).toMatchObject({ outcome: 'already-generated', recovered: true });
+    expect(server.generated.get('doc-13')).toBe(1);
+  }, 60_000);
 
   it('recover() resolves each pending document from its recorded body, one outcome per document', async () => {
     const { client, journal } = clientWith({ timeout: 100 });
