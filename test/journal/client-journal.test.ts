@@ -31,11 +31,9 @@ afterAll(async () => {
 });
 
 let n = 0;
-function clientWith(options: Partial<ServiceClientOptions> = {}) {
-  n += 1;
-  const journal = createFileJournal(join(dir, `journal-${n}`));
-  journals.push(journal);
-  const client = new ServiceClient({
+/** A client of the stand-in (no rate limit, no retries) on `journal`. */
+function clientOn(journal: FileJournal, options: Partial<ServiceClientOptions> = {}) {
+  return new ServiceClient({
     apiKey: KEY,
     baseUrl: server.baseUrl,
     maxRetries: 0,
@@ -44,7 +42,14 @@ function clientWith(options: Partial<ServiceClientOptions> = {}) {
     journal,
     ...options,
   });
-  return { client, journal };
+}
+
+/** A client on a new file journal. */
+function clientWith(options: Partial<ServiceClientOptions> = {}) {
+  n += 1;
+  const journal = createFileJournal(join(dir, `journal-${n}`));
+  journals.push(journal);
+  return { client: clientOn(journal, options), journal };
 }
 
 describe('ServiceClient with a journal', () => {
@@ -136,13 +141,7 @@ describe('ServiceClient with a journal', () => {
     await expect(client.createEwayBill('doc-5', validModel())).rejects.toMatchObject({ mayHaveSucceeded: true });
     await expect(client.createEwayBill('doc-6', validModel())).rejects.toMatchObject({ mayHaveSucceeded: true });
     // Another client on the same journal (a restarted process).
-    const restarted = new ServiceClient({
-      apiKey: KEY,
-      baseUrl: server.baseUrl,
-      maxRetries: 0,
-      rateLimiter: { acquire: async () => undefined },
-      journal,
-    });
+    const restarted = clientOn(journal);
     const results = await restarted.recover();
     expect(results.map((r) => [r.docHashId, r.status, r.status === 'fulfilled' ? r.value.outcome : r.error])).toEqual([
       ['doc-5', 'fulfilled', 'already-generated'],
