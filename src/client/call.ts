@@ -2,6 +2,7 @@
 // thing the transport (./transport.ts) accepts. Nothing downstream reads the caller's options again.
 import type { AnswerInfo, SuccessRule } from '../errors/answer.js';
 import type { RequestSummary } from '../errors/api-error.js';
+import type { Credential } from './credentials.js';
 import type { HeaderRecord } from './headers.js';
 import type { CallOptions } from './options.js';
 
@@ -44,6 +45,18 @@ export interface Call extends CallOptions {
    * (the service answered 2xx), and the call's span ends with it.
    */
   readonly check: ((answer: AnswerInfo) => Promise<void>) | undefined;
+  /** The client's journal around each attempt (issue 31; ./journaled.ts): `createEwayBill` on a client with a journal. */
+  readonly journal: AttemptJournal | undefined;
+}
+
+/**
+ * A journal's hooks around one attempt (`Transport.#attempt`): `before` once its slot is granted and before the
+ * request can leave (it records the intent; if it throws, nothing is sent and the call ends with its error), `after`
+ * once the attempt settled (with its answer or error), only when `before` succeeded. `after` never throws.
+ */
+export interface AttemptJournal {
+  before(credential: Credential): Promise<void>;
+  after(settled: unknown): Promise<void>;
 }
 
 /** What a public method says of its call, besides the options. */
@@ -58,6 +71,7 @@ export interface CallTarget {
   /** `false`: never resent after a possible send, whatever the method (`request`'s `idempotent: false`). */
   readonly idempotent?: false | undefined;
   readonly check?: ((answer: AnswerInfo) => Promise<void>) | undefined;
+  readonly journal?: AttemptJournal | undefined;
 }
 
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
@@ -76,11 +90,13 @@ export function makeCall(target: CallTarget, options: CallOptions): Call {
     idempotent: target.idempotent !== false && IDEMPOTENT_METHODS.has(method),
     success: target.success,
     check: target.check,
+    journal: target.journal,
     timeout: options.timeout,
     maxRetries: options.maxRetries,
     maxResponseBytes: options.maxResponseBytes,
     signal: options.signal,
     retryWhenMaybeSent: options.retryWhenMaybeSent,
     earlierSend: options.earlierSend,
+    retryRefused: options.retryRefused,
   } as Call;
 }
