@@ -7,14 +7,17 @@ import { answerError } from '../errors/map-response.js';
 import { isAlreadyGenerated } from '../errors/portal-error.js';
 import { mayHaveSucceeded } from '../errors/transport-errors.js';
 import { abortableDelay } from '../internal/abort.js';
-import { toHex } from '../internal/hex.js';
 import { outcomeOfError, planSend } from '../journal/decide.js';
 import type { Journal, JournalClaim, JournalDocument, JournalRecord } from '../journal/journal.js';
 import type { AttemptJournal } from './call.js';
 import type { Credential } from './credentials.js';
 import type { Logger } from './events.js';
-import { DEFAULT_RESEND_DELAY_MS } from './once.js';
+import type { CallOptions } from './options.js';
 import type { EwayBillResult } from './results.js';
+
+// Nothing here imports a module of the client's first chunk (once.ts, options.ts, internal/hex.ts): a bundler that
+// splits code would cut that chunk in two for this one, and the first load grows by the lost compression (+1.4 KiB
+// gzipped, measured). The client hands over what it needs (`JournalClient`).
 
 /** How long an attempt with `timeout: false` is taken to be in flight at most. */
 const NO_TIMEOUT_IN_FLIGHT_MS = 10 * 60_000;
@@ -29,7 +32,7 @@ const CLAIM_POLL_MS = 100;
 
 /**
  * When this process's own uncertain attempts ended (`performance.now()`), by attempt id: an attempt that failed early
- * (a connection reset after sending) can no longer be in flight `DEFAULT_RESEND_DELAY_MS` after its end, as
+ * (a connection reset after sending) can no longer be in flight `resendDelayMs` (once.ts `DEFAULT_RESEND_DELAY_MS`) after its end, as
  * `createEwayBillOnce` has always assumed, which is sooner than the recorded `inFlightUntil` (its start + timeout + the
  * margin). Another process knows only the record, and waits for it. Bounded: entries leave once used or after a while.
  */
@@ -48,13 +51,16 @@ export interface JournaledCall {
   readonly signal: AbortSignal | undefined;
   readonly retryRefused: boolean;
   readonly logger: Logger | undefined;
+  /** What an attempt may stay in flight after it ended: `createEwayBillOnce`'s `DEFAULT_RESEND_DELAY_MS`. */
+  readonly resendDelayMs: number;
   /** Sends `body` once through the client's retry loop, with the per-attempt hooks. */
   readonly send: (body: string, hooks: AttemptJournal) => Promise<EwayBillResult>;
 }
 
 /** SHA-256 of text, lower-case hex: `journalBodyHash` with Web Crypto (no node:crypto in the client). */
 async function sha256Hex(text: string): Promise<string> {
-  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** `journalKeyHash` with Web Crypto: the first 12 hex digits of the SHA-256 of the trimmed key. */
@@ -115,7 +121,7 @@ export async function createJournaled(call: JournaledCall): Promise<EwayBillResu
   const document: JournalDocument = { baseUrl: call.baseUrl, docHashId: call.docHashId };
   const bodyHash = await sha256Hex(call.body);
   const owner = crypto.randomUUID();
-  const inFlightMs = (call.timeout === false ? NO_TIMEOUT_IN_FLIGHT_MS : call.timeout) + DEFAULT_RESEND_DELAY_MS;
+  const inFlightMs = (call.timeout === false ? NO_TIMEOUT_IN_FLIGHT_MS : call.timeout) + call.resendDelayMs;
   const leaseMs = inFlightMs + LEASE_MARGIN_MS;
   let claim = await claimDocument(call, document, owner, leaseMs);
   try {
@@ -128,7 +134,7 @@ export async function createJournaled(call: JournaledCall): Promise<EwayBillResu
       const waitMs =
         ended === undefined
           ? plan.waitMs
-          : Math.min(plan.waitMs, Math.max(0, ended + DEFAULT_RESEND_DELAY_MS - performance.now()));
+          : Math.min(plan.waitMs, Math.max(0, ended + call.resendDelayMs - performance.now()));
       if (waitMs > 0) {
         // An earlier attempt (of this process or another, perhaps crashed) may still be in flight at the service.
         if (waitMs + leaseMs > claim.expiresAt - claim.now) {
@@ -306,4 +312,47 @@ export async function recoverAll(
     }
   }
   return results;
+}
+
+/** What the journal's flow needs of its client (service-client.ts, `#journaled`). */
+export interface JournalClient {
+  readonly journal: Journal;
+  readonly baseUrl: string;
+  readonly logger: Logger | undefined;
+  /** once.ts `DEFAULT_RESEND_DELAY_MS` (see {@link JournaledCall.resendDelayMs}). */
+  readonly resendDelayMs: number;
+  /** The client's key when it is fixed (only its records, and those of no recorded key, are pending for it). */
+  readonly key: string | undefined;
+  /** Sends one body of a document once through the client's transport, with the per-attempt hooks. */
+  readonly send: (
+    docHashId: string,
+    body: string,
+    options: CallOptions,
+    hooks: AttemptJournal,
+  ) => Promise<EwayBillResult>;
+}
+
+/** A client's journaled calls: `createEwayBill`, `pendingDocuments()` and `recover()` of a client with a journal. */
+export function journaledClient(client: JournalClient) {
+  const { journal, baseUrl, logger, key, resendDelayMs } = client;
+  const create = (docHashId: string, body: string, options: CallOptions) =>
+    createJournaled({
+      journal,
+      baseUrl,
+      docHashId,
+      body,
+      timeout: options.timeout,
+      signal: options.signal,
+      retryRefused: options.retryRefused,
+      logger,
+      resendDelayMs,
+      send: (sent, hooks) => client.send(docHashId, sent, options, hooks),
+    });
+  const records = async () => pendingRecords(journal, baseUrl, key && (await keyHashOf(key)));
+  return {
+    create,
+    pendingDocuments: async () => pendingOf(await records()),
+    recover: async (options: CallOptions) =>
+      recoverAll(await records(), (docHashId, body) => create(docHashId, body, options)),
+  };
 }

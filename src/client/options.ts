@@ -229,12 +229,13 @@ export function checkRequestOptions(options: unknown, method = 'createEwayBill')
       `options.signal must be an AbortSignal; got ${describeType(signal)} (it needs aborted, addEventListener and removeEventListener)`,
     );
   }
-  if (retryWhenMaybeSent !== undefined && typeof retryWhenMaybeSent !== 'boolean') {
-    throw new TypeError(`options.retryWhenMaybeSent must be a boolean; got ${describeType(retryWhenMaybeSent)}`);
-  }
-  const { retryRefused } = options as RequestOptions;
-  if (retryRefused !== undefined && typeof retryRefused !== 'boolean') {
-    throw new TypeError(`options.retryRefused must be a boolean; got ${describeType(retryRefused)}`);
+  for (const [name, value] of [
+    ['retryWhenMaybeSent', retryWhenMaybeSent],
+    ['retryRefused', (options as RequestOptions).retryRefused],
+  ]) {
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new TypeError(`options.${name} must be a boolean; got ${describeType(value)}`);
+    }
   }
   if (timeout !== undefined) checkTimeout(timeout, 'options.timeout');
   if (maxRetries !== undefined) checkRetries(maxRetries, 'options.maxRetries');
@@ -307,16 +308,7 @@ function normaliseBaseUrl(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-const JOURNAL_METHODS = [
-  'claim',
-  'recordIntent',
-  'recordOutcome',
-  'release',
-  'get',
-  'pending',
-  'compact',
-  'close',
-] as const;
+const JOURNAL_METHODS = 'claim recordIntent recordOutcome release get pending compact close'.split(' ');
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 

@@ -4,7 +4,6 @@ import { ValidationError, validationIssue } from '../errors/validation-error.js'
 import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
 import { lazyPart } from '../internal/lazy.js';
-import type { Journal } from '../journal/journal.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
 import {
@@ -18,7 +17,7 @@ import { type AttemptJournal, type HttpMethod, makeCall } from './call.js';
 import { Credentials } from './credentials.js';
 import { checkHeaders } from './headers.js';
 import type { PendingDocument, RecoverResult } from './journaled.js';
-import { JOURNALED } from './once.js';
+import { DEFAULT_RESEND_DELAY_MS, JOURNALED } from './once.js';
 import {
   type CallOptions,
   type RequestOptions,
@@ -172,7 +171,7 @@ export class ServiceClient {
     const ready = started instanceof Promise ? await started : started;
     if (this.#options.preflight !== 'off') this.#preflight(ready.preflight, data, docHashId);
     const body = JSON.stringify(data);
-    if (this.#options.journal) return this.#journaled(docHashId, body, callOptions, ready);
+    if (this.#options.journal) return (await this.#journaled('createEwayBill')).create(docHashId, body, callOptions);
     return this.#sendEwayBill(docHashId, body, callOptions, undefined, ready);
   }
 
@@ -330,37 +329,21 @@ export class ServiceClient {
     return createEwayBills(this, items, options);
   }
 
-  /** `createEwayBill` with the client's journal (src/client/journaled.ts, loaded on first use). */
-  async #journaled(
-    docHashId: string,
-    body: string,
-    callOptions: CallOptions,
-    ready: TransportParts,
-  ): Promise<EwayBillResult> {
-    const { createJournaled } = journaledPart.value ?? (await journaledPart.load());
-    return createJournaled({
-      journal: this.#options.journal as Journal,
-      baseUrl: this.#options.baseUrl,
-      docHashId,
-      body,
-      timeout: callOptions.timeout,
-      signal: callOptions.signal,
-      retryRefused: callOptions.retryRefused,
-      logger: this.#options.logger,
-      send: (sent, hooks) => this.#sendEwayBill(docHashId, sent, callOptions, hooks, ready),
-    });
-  }
-
-  /** The journal's pending records of this client: its base URL, and its key when the key is fixed. */
-  async #pendingRecords(method: string) {
-    const journal = this.#options.journal;
+  /** The client's journaled calls (src/client/journaled.ts, loaded on first use). */
+  async #journaled(method: string) {
+    const { journal, baseUrl, logger } = this.#options;
     if (!journal) throw new TypeError(`${method} needs a journal: new ServiceClient({ journal })`);
-    const part = journaledPart.value ?? (await journaledPart.load());
-    const key = this.#credentials.fixed?.key;
-    return {
-      part,
-      records: await part.pendingRecords(journal, this.#options.baseUrl, key && (await part.keyHashOf(key))),
-    };
+    const { journaledClient } = journaledPart.value ?? (await journaledPart.load());
+    return journaledClient({
+      journal,
+      baseUrl,
+      logger,
+      key: this.#credentials.fixed?.key,
+      resendDelayMs: DEFAULT_RESEND_DELAY_MS,
+      // The transport was started by the call (recover()'s calls start it here).
+      send: async (docHashId, body, options, hooks) =>
+        this.#sendEwayBill(docHashId, body, options, hooks, await startTransport()),
+    });
   }
 
   /**
@@ -373,8 +356,7 @@ export class ServiceClient {
    * for (const doc of await client.pendingDocuments()) console.log(doc.docHashId, new Date(doc.sentAt));
    */
   async pendingDocuments(): Promise<PendingDocument[]> {
-    const { part, records } = await this.#pendingRecords('pendingDocuments');
-    return part.pendingOf(records);
+    return (await this.#journaled('pendingDocuments')).pendingDocuments();
   }
 
   /**
@@ -388,10 +370,7 @@ export class ServiceClient {
    */
   async recover(options?: Pick<RequestOptions, 'signal' | 'timeout' | 'maxRetries'>): Promise<RecoverResult[]> {
     const callOptions = resolveCallOptions(options, this.#options, 'recover');
-    const { part, records } = await this.#pendingRecords('recover');
-    const started = startTransport();
-    const ready = started instanceof Promise ? await started : started;
-    return part.recoverAll(records, (docHashId, body) => this.#journaled(docHashId, body, callOptions, ready));
+    return (await this.#journaled('recover')).recover(callOptions);
   }
 
   /**
