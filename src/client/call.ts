@@ -87,16 +87,16 @@ export function makeCall(target: CallTarget, options: CallOptions): Call {
     body: target.body,
     headers: target.headers,
     docHashId: target.docHashId,
+    journal: target.journal,
+    retryRefused: options.retryRefused,
     idempotent: target.idempotent !== false && IDEMPOTENT_METHODS.has(method),
     success: target.success,
     check: target.check,
-    journal: target.journal,
     timeout: options.timeout,
     maxRetries: options.maxRetries,
     maxResponseBytes: options.maxResponseBytes,
     signal: options.signal,
     retryWhenMaybeSent: options.retryWhenMaybeSent,
     earlierSend: options.earlierSend,
-    retryRefused: options.retryRefused,
   } as Call;
 }

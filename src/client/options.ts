@@ -2,7 +2,6 @@ import type { PreflightFinding } from '../gst/preflight.js';
 import { PREFLIGHT_MODES, type PreflightMode } from '../gst/preflight-modes.js';
 import { describeType, describeValue } from '../internal/describe.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
-import type { Journal } from '../journal/journal.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { type ApiKeySource, keyProblem } from './credentials.js';
 import type { ClientHooks, Logger } from './events.js';
@@ -119,7 +118,7 @@ export interface ServiceClientOptions {
    * const client = new ServiceClient({ journal: createFileJournal('/var/lib/erp/ewaybills.journal') });
    * await client.recover(); // at start-up: the documents a crash left unknown
    */
-  journal?: Journal | undefined;
+  journal?: import('../journal/journal.js').Journal | undefined;
 }
 
 /** Options of one call. */
@@ -137,16 +136,16 @@ export interface RequestOptions {
    */
   retryWhenMaybeSent?: boolean | undefined;
   /**
-   * Overrides the client's `maxResponseBytes` for this call: the most bytes of a 2xx answer's body read.
-   * @default the client's (10 MiB unless set)
-   */
-  maxResponseBytes?: number | undefined;
-  /**
    * With a journal: send a body again although the journal recorded the service's definitive refusal of this very
    * body (without it, the recorded `PortalError` is thrown again and nothing is sent). A different body is always sent.
    * @default false
    */
   retryRefused?: boolean | undefined;
+  /**
+   * Overrides the client's `maxResponseBytes` for this call: the most bytes of a 2xx answer's body read.
+   * @default the client's (10 MiB unless set)
+   */
+  maxResponseBytes?: number | undefined;
 }
 
 /** Options after normalisation: frozen, validated, with defaults applied. */
@@ -164,7 +163,7 @@ export interface ResolvedOptions {
   readonly hooks: ClientHooks;
   readonly preflight: PreflightMode;
   readonly onWarning: ((finding: PreflightFinding) => void) | undefined;
-  readonly journal: Journal | undefined;
+  readonly journal: ServiceClientOptions['journal'];
 }
 
 export const DEFAULT_TIMEOUT = 30_000;
