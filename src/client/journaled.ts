@@ -32,9 +32,9 @@ const CLAIM_POLL_MS = 100;
 
 /**
  * When this process's own uncertain attempts ended (`performance.now()`), by attempt id: an attempt that failed early
- * (a connection reset after sending) can no longer be in flight `resendDelayMs` (once.ts `DEFAULT_RESEND_DELAY_MS`) after its end, as
- * `createEwayBillOnce` has always assumed, which is sooner than the recorded `inFlightUntil` (its start + timeout + the
- * margin). Another process knows only the record, and waits for it. Bounded: entries leave once used or after a while.
+ * (a connection reset after sending) can no longer be in flight `resendDelayMs` (once.ts `DEFAULT_RESEND_DELAY_MS`)
+ * after its end, as `createEwayBillOnce` has always assumed, which is sooner than the recorded `inFlightUntil` (its
+ * start + timeout + the margin). Another process knows only the record, and waits for it. Bounded: entries leave once used or after a while.
  */
 const endedAttempts = new Map<string, number>();
 const ENDED_KEPT = 10_000;
