@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEwayBillOnce, PortalError, ServiceClient, type ServiceClientOptions } from 'invoicing-service-sdk';
-import { createFileJournal, type FileJournal, journalKeyHash } from 'invoicing-service-sdk/journal';
+import { createFileJournal, type FileJournal, JournalError, journalKeyHash } from 'invoicing-service-sdk/journal';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keyHashOf } from '../../src/client/journaled.js';
 import { DEFAULT_RESEND_DELAY_MS } from '../../src/client/once.js';
@@ -196,6 +196,29 @@ describe('ServiceClient with a journal', () => {
     const result = await client.createEwayBill('doc-10', validModel());
     expect(result).toMatchObject({ outcome: 'generated' });
     expect(server.postsOf('doc-10')).toBe(2);
+    expect(await client.pendingDocuments()).toEqual([]);
+  });
+
+  it("sends nothing when the intent cannot be recorded: the slot goes back unused, the call fails with the journal's error", async () => {
+    n += 1;
+    const file = createFileJournal(join(dir, `journal-${n}`));
+    journals.push(file);
+    const failing = new JournalError('the journal is full');
+    // The file journal, but its intent write fails (a full disk, Redis down): the claim and release still work.
+    const journal = Object.assign(Object.create(file) as FileJournal, {
+      recordIntent: async () => {
+        throw failing;
+      },
+    });
+    const released: unknown[] = [];
+    const client = clientOn(journal, {
+      rateLimiter: { acquire: async () => Object.assign((outcome?: unknown) => void released.push(outcome), {}) },
+    });
+    const error = await client.createEwayBill('doc-14', validModel()).catch((thrown: unknown) => thrown);
+    expect(error).toBe(failing);
+    expect((error as JournalError).mayHaveSucceeded).toBe(false);
+    expect(server.postsOf('doc-14')).toBe(0);
+    expect(released).toEqual([{ rateLimited: false, unused: true }]);
     expect(await client.pendingDocuments()).toEqual([]);
   });
 
