@@ -19,6 +19,7 @@ export { createEwayBills } from './client/batch.js';
 export type { HttpMethod } from './client/call.js';
 export type { ApiKeySource } from './client/credentials.js';
 export type { ClientHooks, Logger, RequestEvent, ResponseEvent, RetryEvent } from './client/events.js';
+export type { PendingDocument, RecoverResult } from './client/journaled.js';
 export type { EwayBillCreator, EwayBillOnceOptions, EwayBillOnceOutcome, EwayBillOnceResult } from './client/once.js';
 export { createEwayBillOnce } from './client/once.js';
 export type { RequestOptions, ServiceClientOptions } from './client/options.js';

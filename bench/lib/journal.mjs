@@ -61,6 +61,34 @@ async function perDocument(rounds, count, make) {
   return summary(figures);
 }
 
+/**
+ * Microseconds per `createEwayBill` through a real ServiceClient whose `fetch` answers at once (no network, no rate
+ * limit, no preflight), with the journal `make(round)` gives or none: the difference is what the journal adds per call.
+ */
+async function clientPerCall(rounds, count, make) {
+  const { ServiceClient } = await load('.');
+  const answer = JSON.stringify({ success: true, message: 'E-way bill 123456789012 generated' });
+  const figures = [];
+  for (let round = 0; round < rounds; round++) {
+    const journal = make ? await make(round) : undefined;
+    const client = new ServiceClient({
+      apiKey: `sk_bench_journal_client_${round}`,
+      baseUrl: BASE,
+      preflight: 'off',
+      logLevel: 'off',
+      rateLimiter: { acquire: async () => undefined },
+      fetch: async () => new Response(answer, { status: 200, headers: { 'content-type': 'application/json' } }),
+      journal,
+    });
+    await client.createEwayBill('warm-up', model);
+    const started = performance.now();
+    for (let i = 0; i < count; i++) await client.createEwayBill(`doc-${i}`, model);
+    figures.push(((performance.now() - started) * 1000) / count);
+    await journal?.close();
+  }
+  return summary(figures);
+}
+
 async function freePort() {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -117,6 +145,17 @@ export async function run() {
       done: async () => {},
     }));
     rows.push(row(`journal: file, per document (${count} docs, 2 fsyncs each, ${tmpdir()})`, spread(file, us)));
+    const plain = await clientPerCall(rounds, count, undefined);
+    const journaled = await clientPerCall(rounds, count, (round) =>
+      createFileJournal(join(dir, `client-${round}.journal`)),
+    );
+    rows.push(
+      row(
+        `journal: client.createEwayBill per call, no journal (${count} calls, fetch answers at once)`,
+        spread(plain, us),
+      ),
+      row(`journal: client.createEwayBill per call, file journal (${count} calls, ${tmpdir()})`, spread(journaled, us)),
+    );
 
     if (spawnSync('redis-server', ['--version']).error) {
       rows.push(row('journal: redis', 'skipped: no redis-server on the PATH'));
@@ -133,8 +172,12 @@ export async function run() {
             journal: createRedisJournal({ redis, prefix: `bench-${round}:`, logger: { warn: () => {} } }),
             done: async () => {},
           }));
+          const viaClient = await clientPerCall(rounds, count, (round) =>
+            createRedisJournal({ redis, prefix: `bench-client-${round}:`, logger: { warn: () => {} } }),
+          );
           rows.push(
             row(`journal: ${name}, per document (${count} docs, ioredis 5, 6 round trips)`, spread(figure, us)),
+            row(`journal: client.createEwayBill per call, ${name} (${count} calls)`, spread(viaClient, us)),
           );
         } finally {
           redis.disconnect();

@@ -3,6 +3,7 @@
 import type { AnswerInfo, SuccessRule } from '../errors/answer.js';
 import type { RequestSummary } from '../errors/api-error.js';
 import { withoutQueryValues } from '../internal/query-values.js';
+import type { Credential } from './credentials.js';
 import type { HeaderRecord } from './headers.js';
 import type { CallOptions } from './options.js';
 
@@ -45,6 +46,18 @@ export interface Call extends CallOptions {
    * (the service answered 2xx), and the call's span ends with it.
    */
   readonly check: ((answer: AnswerInfo) => Promise<void>) | undefined;
+  /** The client's journal around each attempt (issue 31; ./journaled.ts): `createEwayBill` on a client with a journal. */
+  readonly journal: AttemptJournal | undefined;
+}
+
+/**
+ * A journal's hooks around one attempt (`Transport.#attempt`): `before` once its slot is granted and before the
+ * request can leave (it records the intent; if it throws, nothing is sent and the call ends with its error), `after`
+ * once the attempt settled (with its answer or error), only when `before` succeeded. `after` never throws.
+ */
+export interface AttemptJournal {
+  before(credential: Credential): Promise<void>;
+  after(settled: unknown): Promise<void>;
 }
 
 /** What a public method says of its call, besides the options. */
@@ -59,6 +72,7 @@ export interface CallTarget {
   /** `false`: never resent after a possible send, whatever the method (`request`'s `idempotent: false`). */
   readonly idempotent?: false | undefined;
   readonly check?: ((answer: AnswerInfo) => Promise<void>) | undefined;
+  readonly journal?: AttemptJournal | undefined;
 }
 
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
@@ -75,6 +89,8 @@ export function makeCall(target: CallTarget, options: CallOptions): Call {
     body: target.body,
     headers: target.headers,
     docHashId: target.docHashId,
+    journal: target.journal,
+    retryRefused: options.retryRefused,
     idempotent: target.idempotent !== false && IDEMPOTENT_METHODS.has(method),
     success: target.success,
     check: target.check,

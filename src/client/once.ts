@@ -28,7 +28,7 @@ export type EwayBillOnceOutcome =
   | 'already-generated';
 
 /** The result of {@link createEwayBillOnce}: the bill exists, and how that is known. */
-export interface EwayBillOnceResult extends EwayBillResult {
+export interface EwayBillOnceResult extends Omit<EwayBillResult, 'outcome'> {
   /** How the bill came to exist. */
   readonly outcome: EwayBillOnceOutcome;
   /** True when the first request of this call (or, with `mayAlreadyExist`, an earlier one) did not give a clean answer. */
@@ -65,6 +65,9 @@ export const NO_RESEND: unique symbol = Symbol('invoicing-service-sdk.noResend')
 /** The default of {@link EwayBillOnceOptions.resendDelayMs}. */
 export const DEFAULT_RESEND_DELAY_MS = 5000;
 
+/** Set (true) on a client with a journal: its `createEwayBill` waits out an uncertain earlier request by itself. */
+export const JOURNALED: unique symbol = Symbol.for('invoicing-service-sdk.journaled');
+
 function checkOnceOptions(options: unknown): EwayBillOnceOptions {
   const checked = checkRequestOptions(options) as EwayBillOnceOptions & { retryWhenMaybeSent?: unknown };
   if (checked.retryWhenMaybeSent !== undefined) {
@@ -98,7 +101,7 @@ function alreadyGenerated(docHashId: string, answer: unknown, recoveredFrom: Err
 /** A result of the client with the once-fields added; its `lastResponse` kept. */
 function onceResult(
   result: EwayBillResult,
-  fields: Omit<EwayBillOnceResult, keyof EwayBillResult>,
+  fields: Pick<EwayBillOnceResult, 'outcome' | 'recovered' | 'recoveredFrom'>,
 ): EwayBillOnceResult {
   const meta = metaOf(result);
   const made = { ...result, ...fields } as EwayBillOnceResult;
@@ -147,7 +150,9 @@ export async function createEwayBillOnce(
   let first: Error;
   try {
     const result = await client.createEwayBill(docHashId, model, callOptions);
-    return onceResult(result, { outcome: 'generated', recovered: false, recoveredFrom: undefined });
+    // With a journal, an earlier attempt (perhaps of a crashed process) may have made the bill: the result says so.
+    const recovered = result.outcome === 'already-generated' || result.fromJournal === true;
+    return onceResult(result, { outcome: result.outcome ?? 'generated', recovered, recoveredFrom: undefined });
   } catch (error) {
     if (mayAlreadyExist === true && isAlreadyGenerated(error)) return alreadyGenerated(docHashId, error, undefined);
     // The caller's abort is an answer too: no resend after it.
@@ -156,12 +161,16 @@ export async function createEwayBillOnce(
   }
   const request = (first as { request?: { method: string; url: string } }).request;
   try {
-    await abortableDelay(resendDelayMs ?? DEFAULT_RESEND_DELAY_MS, callOptions.signal);
+    // A client with a journal waits by itself until the first request can no longer be in flight (its timeout and
+    // DEFAULT_RESEND_DELAY_MS), so only a delay the caller asked for is added.
+    const journaled = (client as { readonly [JOURNALED]?: boolean })[JOURNALED] === true;
+    await abortableDelay(resendDelayMs ?? (journaled ? 0 : DEFAULT_RESEND_DELAY_MS), callOptions.signal);
     // The resend is a call after an earlier request that may have reached the service: the client builds its errors
     // saying so (an internal option), a 429 or a refused connection included.
     const resend = { ...callOptions, [EARLIER_SEND]: true } as RequestOptions;
     const result = await client.createEwayBill(docHashId, model, resend);
-    return onceResult(result, { outcome: 'generated-on-resend', recovered: true, recoveredFrom: first });
+    const outcome = result.outcome === 'already-generated' ? 'already-generated' : 'generated-on-resend';
+    return onceResult(result, { outcome, recovered: true, recoveredFrom: first });
   } catch (second) {
     if (isAlreadyGenerated(second)) return alreadyGenerated(docHashId, second, first);
     // What the client built knowing of the first request is thrown as it is; what it could not (the wait aborted, a

@@ -105,6 +105,20 @@ export interface ServiceClientOptions {
    * @default false
    */
   dangerouslyAllowBrowser?: boolean | undefined;
+  /**
+   * Remembers each e-way bill request across crashes (issue 31): `createEwayBill`, `createEwayBillOnce` and
+   * `createEwayBills` record each document's intent before its request leaves and its outcome after, under a
+   * per-document claim. A document known as generated returns its recorded result without a request; one whose
+   * earlier attempt may have been sent (in any process) waits until that attempt can no longer be in flight, and a
+   * 604 then means `'already-generated'`; a body refused for good is refused again locally (see `retryRefused`). The
+   * journal holds the request bodies (business data, never the key). See `pendingDocuments()` and `recover()`.
+   * @default undefined (no journal)
+   * @example
+   * import { createFileJournal } from 'invoicing-service-sdk/journal';
+   * const client = new ServiceClient({ journal: createFileJournal('/var/lib/erp/ewaybills.journal') });
+   * await client.recover(); // at start-up: the documents a crash left unknown
+   */
+  journal?: import('../journal/journal.js').Journal | undefined;
 }
 
 /** Options of one call. */
@@ -121,6 +135,12 @@ export interface RequestOptions {
    * @default false
    */
   retryWhenMaybeSent?: boolean | undefined;
+  /**
+   * With a journal: send a body again although the journal recorded the service's definitive refusal of this very
+   * body (without it, the recorded `PortalError` is thrown again and nothing is sent). A different body is always sent.
+   * @default false
+   */
+  retryRefused?: boolean | undefined;
   /**
    * Overrides the client's `maxResponseBytes` for this call: the most bytes of a 2xx answer's body read.
    * @default the client's (10 MiB unless set)
@@ -143,6 +163,7 @@ export interface ResolvedOptions {
   readonly hooks: ClientHooks;
   readonly preflight: PreflightMode;
   readonly onWarning: ((finding: PreflightFinding) => void) | undefined;
+  readonly journal: ServiceClientOptions['journal'];
 }
 
 export const DEFAULT_TIMEOUT = 30_000;
@@ -207,8 +228,13 @@ export function checkRequestOptions(options: unknown, method = 'createEwayBill')
       `options.signal must be an AbortSignal; got ${describeType(signal)} (it needs aborted, addEventListener and removeEventListener)`,
     );
   }
-  if (retryWhenMaybeSent !== undefined && typeof retryWhenMaybeSent !== 'boolean') {
-    throw new TypeError(`options.retryWhenMaybeSent must be a boolean; got ${describeType(retryWhenMaybeSent)}`);
+  for (const [name, value] of [
+    ['retryWhenMaybeSent', retryWhenMaybeSent],
+    ['retryRefused', (options as RequestOptions).retryRefused],
+  ]) {
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new TypeError(`options.${name} must be a boolean; got ${describeType(value)}`);
+    }
   }
   if (timeout !== undefined) checkTimeout(timeout, 'options.timeout');
   if (maxRetries !== undefined) checkRetries(maxRetries, 'options.maxRetries');
@@ -232,6 +258,8 @@ export interface CallOptions {
   readonly retryWhenMaybeSent: boolean;
   /** An earlier request of this call (`createEwayBillOnce`'s first) may have reached the service. */
   readonly earlierSend: boolean;
+  /** With a journal: send a body again although the journal recorded its definitive refusal (`retryRefused`). */
+  readonly retryRefused: boolean;
 }
 
 /**
@@ -252,6 +280,7 @@ export function resolveCallOptions(options: unknown, client: ResolvedOptions, me
     signal: given.signal,
     retryWhenMaybeSent: given.retryWhenMaybeSent === true,
     earlierSend: (given as { [EARLIER_SEND]?: unknown })[EARLIER_SEND] === true,
+    retryRefused: given.retryRefused === true,
   };
 }
 
@@ -278,6 +307,8 @@ function normaliseBaseUrl(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+const JOURNAL_METHODS = 'claim recordIntent recordOutcome release get pending compact close'.split(' ');
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /** Checks the options that are objects or callbacks, so a wrong one fails here and not at the first request. */
@@ -285,6 +316,13 @@ function checkShapes(options: ServiceClientOptions): void {
   const { rateLimiter, logger, hooks } = options;
   if (rateLimiter !== undefined && !(isObject(rateLimiter) && typeof rateLimiter.acquire === 'function')) {
     throw new TypeError('rateLimiter must be an object with an acquire(keyId, signal) method');
+  }
+  const { journal } = options;
+  const missing = JOURNAL_METHODS.filter((name) => !isObject(journal) || typeof journal[name] !== 'function');
+  if (journal !== undefined && missing.length > 0) {
+    throw new TypeError(
+      `journal must be a Journal (createFileJournal, createRedisJournal); it lacks ${missing.join(', ')}`,
+    );
   }
   if (
     logger !== undefined &&
@@ -361,6 +399,7 @@ export function resolveOptions(options: ServiceClientOptions): { apiKey: ApiKeyS
     hooks: Object.freeze({ ...(options.hooks ?? {}) }),
     preflight,
     onWarning: options.onWarning,
+    journal: options.journal,
   });
   return { apiKey: typeof apiKey === 'string' ? apiKey.trim() : apiKey, resolved };
 }

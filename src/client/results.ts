@@ -41,6 +41,19 @@ export interface EwayBillResult {
    */
   readonly ewayBillNumber?: string;
   /**
+   * With a journal (`ServiceClient`'s `journal` option): how the bill came to exist. `'generated'`: by this call's
+   * request (or, with `fromJournal`, by an earlier one); `'already-generated'`: an earlier request, perhaps of a crashed
+   * process, made it, which the portal's 604 confirmed. Absent without a journal.
+   */
+  readonly outcome?: 'generated' | 'already-generated';
+  /** With a journal: `true` when the journal knew the bill and no request was made (there is then no `lastResponse`). */
+  readonly fromJournal?: true;
+  /**
+   * With a journal: `true` when the bill was made from an earlier body of the document, sent before the document was
+   * edited (and recovered now): the bill does not match the document as it is; amend or cancel it on the portal.
+   */
+  readonly bodyChanged?: true;
+  /**
    * The answer's status, headers and request id. Not enumerable: `JSON.stringify(result)` and spreads show only the
    * answer's own fields.
    */

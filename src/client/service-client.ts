@@ -3,6 +3,7 @@ import { UnexpectedResponseError } from '../errors/api-error.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
+import { lazyPart } from '../internal/lazy.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
 import {
@@ -12,10 +13,13 @@ import {
   type EwayBillBatchResult,
 } from './batch.js';
 import { budgetName, registerBudget } from './budget.js';
-import { type HttpMethod, makeCall } from './call.js';
+import { type AttemptJournal, type HttpMethod, makeCall } from './call.js';
 import { Credentials } from './credentials.js';
 import { checkHeaders } from './headers.js';
+import type { PendingDocument, RecoverResult } from './journaled.js';
+import { DEFAULT_RESEND_DELAY_MS, JOURNALED } from './once.js';
 import {
+  type CallOptions,
   type RequestOptions,
   type ResolvedOptions,
   resolveCallOptions,
@@ -102,19 +106,25 @@ export class ServiceClient {
   readonly #options: ResolvedOptions;
   /** Sends every call of this client: ky, fetch, headers, limiter, the key, hooks, logger and telemetry. */
   readonly #transport: Transport;
+  /** The key of each attempt; the journal's `pendingDocuments()` filters by a fixed key's hash. */
+  readonly #credentials: Credentials;
 
   constructor(options: ServiceClientOptions = {}) {
     installInspect();
     const { apiKey, resolved } = resolveOptions(options);
     this.#options = resolved;
     registerBudget(this, options.rateLimitKey === undefined ? [apiKey] : [apiKey, budgetName(options.rateLimitKey)]);
+    this.#credentials = new Credentials(apiKey, options.rateLimitKey);
+    // createEwayBillOnce (once.ts) asks whether the client waits out an uncertain earlier request by itself. An own
+    // property, not a computed member of the class: a class with a computed key is not tree-shakable.
+    if (resolved.journal) Object.defineProperty(this, JOURNALED, { value: true });
     this.#transport = new Transport({
       headers: resolved.headers,
       // The global fetch is looked up at each call (so msw and other patches apply).
       fetch: resolved.fetch ?? ((resource, init) => globalThis.fetch(resource, init)),
       runtimeFetch: resolved.fetch === undefined,
       limiter: options.rateLimiter ?? sharedRateLimiter(),
-      credentials: new Credentials(apiKey, options.rateLimitKey),
+      credentials: this.#credentials,
       hooks: resolved.hooks,
       logger: resolved.logger,
       retryPolicy: defaultRetryPolicy,
@@ -160,15 +170,29 @@ export class ServiceClient {
     const started = startTransport();
     const ready = started instanceof Promise ? await started : started;
     if (this.#options.preflight !== 'off') this.#preflight(ready.preflight, data, docHashId);
+    const body = JSON.stringify(data);
+    if (this.#options.journal) return (await this.#journaled('createEwayBill')).create(docHashId, body, callOptions);
+    return this.#sendEwayBill(docHashId, body, callOptions, undefined, ready);
+  }
+
+  /** Sends an e-way bill's body (checked, or recorded by the journal) through the transport. */
+  async #sendEwayBill(
+    docHashId: string,
+    body: string,
+    callOptions: CallOptions,
+    journal: AttemptJournal | undefined,
+    ready: TransportParts,
+  ): Promise<EwayBillResult> {
     const call = makeCall(
       {
         method: 'POST',
         // Built here, not checked as a caller's path: the id is one encoded segment ('a/b' is sent as 'a%2Fb').
         url: `${this.#options.baseUrl}/v2/ewaybill/${encodeURIComponent(docHashId)}`,
         route: '/v2/ewaybill/{doc_hash_id}',
-        body: JSON.stringify(data),
+        body,
         docHashId,
         success: 'success-flag',
+        journal,
       },
       callOptions,
     );
@@ -305,6 +329,50 @@ export class ServiceClient {
     return createEwayBills(this, items, options);
   }
 
+  /** The client's journaled calls (src/client/journaled.ts, loaded on first use). */
+  async #journaled(method: string) {
+    const { journal, baseUrl, logger } = this.#options;
+    if (!journal) throw new TypeError(`${method} needs a journal: new ServiceClient({ journal })`);
+    const { journaledClient } = journaledPart.value ?? (await journaledPart.load());
+    return journaledClient({
+      journal,
+      baseUrl,
+      logger,
+      key: this.#credentials.fixed?.key,
+      resendDelayMs: DEFAULT_RESEND_DELAY_MS,
+      // The transport was started by the call (recover()'s calls start it here).
+      send: async (docHashId, body, options, hooks) =>
+        this.#sendEwayBill(docHashId, body, options, hooks, await startTransport()),
+    });
+  }
+
+  /**
+   * The documents whose outcome the journal does not know: a request may have been sent (by this process or one that
+   * crashed) and nothing says what came of it. Records of this base URL, and of this client's key when it is a fixed
+   * key (a key function's records are all listed). `recover()` resolves them.
+   * @throws {TypeError} the client has no journal.
+   * @throws {JournalError} the journal could not be read.
+   * @example
+   * for (const doc of await client.pendingDocuments()) console.log(doc.docHashId, new Date(doc.sentAt));
+   */
+  async pendingDocuments(): Promise<PendingDocument[]> {
+    return (await this.#journaled('pendingDocuments')).pendingDocuments();
+  }
+
+  /**
+   * Resolves each pending document (see `pendingDocuments()`) from its recorded body, one after the other: waits until
+   * its earlier request can no longer be in flight, sends the recorded body, and takes a 604 as `'already-generated'`.
+   * Call it at start-up. Resolves with one result per document; never rejects for one document's failure.
+   * @throws {TypeError} the client has no journal, or an option is invalid.
+   * @throws {JournalError} the journal could not be read.
+   * @example
+   * for (const r of await client.recover()) if (r.status === 'rejected') alert(r.docHashId, r.error);
+   */
+  async recover(options?: Pick<RequestOptions, 'signal' | 'timeout' | 'maxRetries'>): Promise<RecoverResult[]> {
+    const callOptions = resolveCallOptions(options, this.#options, 'recover');
+    return (await this.#journaled('recover')).recover(callOptions);
+  }
+
   /**
    * Checks the model and the docHashId (throws a ValidationError listing every problem) and returns the checked copy.
    * Synchronous, so a model the caller changes after the call is not what is sent; the preflight reads the copy.
@@ -356,6 +424,9 @@ export class ServiceClient {
     return { baseUrl, apiKey: '[redacted]', timeout, maxRetries };
   }
 }
+
+/** The journal's flow (issue 31), imported on the first call of a client with a journal: see journaled.ts. */
+const journaledPart = /* @__PURE__ */ lazyPart(() => import('./journaled.js'));
 
 /** The status, headers and request id of an answer, its headers with the key redacted. */
 function metaOfAnswer(answer: AnswerInfo): ResponseMeta {

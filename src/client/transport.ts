@@ -241,10 +241,22 @@ export class Transport {
       const message = `The rate limiter could not grant a slot (its acquire() failed: ${why.slice(0, 300)}); nothing was sent`;
       return before(new RateLimiterUnavailableError(message, { cause: error, earlierSend }));
     }
+    const queuedMs = Math.round(performance.now() - queuedSince);
+    if (call.journal) {
+      // The journal's intent (issue 31), recorded before the request can leave: after a crash from here on, the record
+      // says the request may have been sent. If it cannot be recorded, nothing is sent.
+      try {
+        await call.journal.before(credential);
+      } catch (error) {
+        // Nothing was sent: the slot goes back unused.
+        if (release)
+          callUserCallback('rateLimiter release', release, [{ rateLimited: false, unused: true }], logger ?? console);
+        return before(error);
+      }
+    }
     // From its grant the request may leave at any moment (ky prepares it before fetch is called): the limiter must not
     // start the key's next request before `sent()`.
     release?.leaving?.();
-    const queuedMs = Math.round(performance.now() - queuedSince);
     emit(hooks, logger, 'onRequest', { ...call.request, attempt, docHashId: call.docHashId, queuedMs });
     const started = performance.now();
     const headers = attemptHeaders(this.#init.headers, call.headers, credential.authorization, call.body !== undefined);
@@ -281,18 +293,22 @@ export class Transport {
       const final = !(thrown instanceof ServiceError) || thrown instanceof AbortedAfterSendError;
       result = { attempt, error: thrown, final, reached: mayHaveSucceeded(thrown), queuedMs, credential };
     }
-    this.#report(call, result, answer, Math.round(performance.now() - started), telemetry);
+    const recorded = this.#report(call, result, answer, Math.round(performance.now() - started), telemetry);
+    if (recorded) await recorded;
     return result;
   }
 
-  /** The one report of an attempt that sent a request: to the hooks and the logger (`onResponse`), and telemetry. */
+  /**
+   * The one report of an attempt that sent a request: to the hooks and the logger (`onResponse`), telemetry, and the
+   * call's journal (its outcome; resolves once recorded, never rejects).
+   */
   #report(
     call: Call,
     result: AttemptResult,
     answer: AnswerInfo | undefined,
     durationMs: number,
     telemetry: CallTelemetry | undefined,
-  ): void {
+  ): Promise<void> | undefined {
     const { attempt, queuedMs, error } = result;
     const status = answer?.status;
     const code = error === undefined ? undefined : error instanceof ServiceError ? error.code : 'ABORTED';
@@ -310,6 +326,7 @@ export class Transport {
       const requestId = id === undefined ? undefined : result.credential?.redact.text(id);
       telemetry.attemptEnded({ attempt, queuedMs, durationMs, status, code, requestId });
     }
+    return call.journal?.after(error ?? answer);
   }
 
   /** The retry, reported once: to the hooks and the logger (`onRetry`), and telemetry. */

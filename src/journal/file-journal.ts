@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { takeLock, writeFully } from '../cli/run-files.js';
 import { JournalClaimLostError, JournalError, JournalLockedError } from '../errors/journal-error.js';
+import { takeLock, writeFully } from '../internal/file-lock.js';
 import { checkDocument, checkId, checkIntent, checkMs, checkOutcome } from './checks.js';
 import { encodeLine, readJournalText, stateLine } from './file-format.js';
 import { rewriteJournal } from './file-rewrite.js';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { writeFully } from '../cli/run-files.js';
+import { writeFully } from '../internal/file-lock.js';
 import { encodeLine, stateLine } from './file-format.js';
 import type { DocumentState } from './records.js';
 

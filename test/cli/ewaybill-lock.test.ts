@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processStartOf } from '../../src/cli/process-start.js';
+import { processStartOf } from '../../src/internal/process-start.js';
 import { validModel } from '../helpers/model.js';
 import { type BillServer, startBillServer } from '../workflow/bill-server.js';
 import { runCli, useBuiltCli } from './cli-process.js';

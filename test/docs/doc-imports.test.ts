@@ -12,7 +12,7 @@ import { codeBlocks, partnerDocs } from './markdown.js';
 const entries: Record<string, string> = {
   'invoicing-service-sdk': 'src/index.ts',
   ...Object.fromEntries(
-    ['model', 'webhooks', 'gst', 'testing', 'redis'].map((sub) => [
+    ['model', 'webhooks', 'gst', 'testing', 'redis', 'journal'].map((sub) => [
       `invoicing-service-sdk/${sub}`,
       `src/${sub}/index.ts`,
     ]),

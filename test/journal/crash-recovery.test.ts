@@ -1,5 +1,5 @@
-// Issue 31's "done when", with the file journal and the wiring plan around a real ServiceClient (test/journal/
-// e2e-child.ts): a process creating e-way bills for 200 documents is killed with kill -9 at random moments, 30 times,
+// Issue 31's "done when", with the file journal and `new ServiceClient({ journal })`, `recover()` and
+// `createEwayBillOnce` (test/journal/e2e-child.ts): a process creating e-way bills for 200 documents is killed with kill -9 at random moments, 30 times,
 // against a stand-in that counts bills like the portal (it checks for a bill on arrival and commits it when its
 // processing ends, so two requests of one document processed at once make two bills; some answers are slow, some are
 // lost after the bill is made, some documents are refused). After each kill a new process recovers, then goes on.
@@ -88,7 +88,10 @@ async function checkEnd(server: BillServer, journal: Journal, env: Record<string
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-  expect(answers.filter((answer) => answer.docHashId !== undefined && answer.fromJournal !== true)).toEqual([]);
+  // Every document answered from the journal: a bill with fromJournal, or the recorded refusal thrown again (the
+  // POST count below shows that neither made a request).
+  const known = (answer: Record<string, unknown>) => answer.fromJournal === true || answer.status === 'refused';
+  expect(answers.filter((answer) => answer.docHashId !== undefined && !known(answer))).toEqual([]);
   expect(answers.filter((answer) => answer.docHashId !== undefined)).toHaveLength(COUNT);
   expect(server.posts.length).toBe(posts);
 }
@@ -97,7 +100,7 @@ async function checkEnd(server: BillServer, journal: Journal, env: Record<string
 async function runToTheEnd(envs: Record<string, string>[]) {
   for (let round = 0; round < 5; round++) {
     const runs = envs.map((env) => runCli(child.file, [], env));
-    const codes = await Promise.all(runs.map((run) => run.exit(120_000)));
+    const codes = await Promise.all(runs.map((run) => run.exit(400_000)));
     expect(codes, runs.map((run) => run.stderr()).join('\n')).toEqual(envs.map(() => 0));
     const reports = runs.flatMap((run) =>
       run
@@ -137,7 +140,6 @@ it('kills a process 30 times: no document gets two bills, every one ends known, 
     API_KEY: KEY,
     COUNT: String(COUNT),
     TIMEOUT_MS: '200',
-    MARGIN_MS: '1500',
   };
   for (let kill = 0; kill < 30; kill++) {
     const run = runCli(child.file, [], env);
@@ -152,7 +154,7 @@ it('kills a process 30 times: no document gets two bills, every one ends known, 
   } finally {
     await journal.close();
   }
-}, 600_000);
+}, 1_500_000);
 
 it('the same with four processes sharing one Redis journal, killed 30 times in all', async () => {
   const server = await billServer();
@@ -165,7 +167,6 @@ it('the same with four processes sharing one Redis journal, killed 30 times in a
     API_KEY: KEY,
     COUNT: String(COUNT),
     TIMEOUT_MS: '200',
-    MARGIN_MS: '1500',
   }));
   const running = envs.map((env) => runCli(child.file, [], env));
   for (let kill = 0; kill < 30; kill++) {
@@ -186,4 +187,4 @@ it('the same with four processes sharing one Redis journal, killed 30 times in a
   } finally {
     await client?.close();
   }
-}, 600_000);
+}, 1_500_000);

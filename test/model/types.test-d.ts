@@ -88,6 +88,9 @@ describe('the client and schema types', () => {
       readonly success: true;
       readonly message: string;
       readonly ewayBillNumber?: string;
+      readonly outcome?: 'generated' | 'already-generated';
+      readonly fromJournal?: true;
+      readonly bodyChanged?: true;
       readonly lastResponse: {
         readonly status: number;
         readonly headers: Readonly<Record<string, string>>;

@@ -1,0 +1,251 @@
+// `new ServiceClient({ journal })` (issue 31, items 2 and 3) against a loopback stand-in that counts requests and bills:
+// a known bill answered from the journal, a refusal kept, an uncertain attempt waited out and recovered through 604,
+// the option with the call options that touch the same things, `pendingDocuments()` and `recover()`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEwayBillOnce, PortalError, ServiceClient, type ServiceClientOptions } from 'invoicing-service-sdk';
+import { createFileJournal, type FileJournal, JournalError, journalKeyHash } from 'invoicing-service-sdk/journal';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { keyHashOf } from '../../src/client/journaled.js';
+import { DEFAULT_RESEND_DELAY_MS } from '../../src/client/once.js';
+import { validModel } from '../helpers/model.js';
+import { type BillServer, startBillServer } from '../workflow/bill-server.js';
+
+const KEY = 'sk_client_journal_test';
+const DOCS = Array.from({ length: 20 }, (_, i) => `doc-${i}`);
+let server: BillServer;
+let dir: string;
+const journals: FileJournal[] = [];
+
+beforeAll(async () => {
+  server = await startBillServer({ keys: [KEY], documents: DOCS, slowMs: 400 });
+  dir = mkdtempSync(join(tmpdir(), 'client-journal-'));
+});
+afterEach(async () => {
+  await Promise.all(journals.splice(0).map((journal) => journal.close()));
+});
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+/** A client of the stand-in (no rate limit, no retries) on `journal`. */
+function clientOn(journal: FileJournal, options: Partial<ServiceClientOptions> = {}) {
+  return new ServiceClient({
+    apiKey: KEY,
+    baseUrl: server.baseUrl,
+    maxRetries: 0,
+    // The stand-in has no rate limit.
+    rateLimiter: { acquire: async () => undefined },
+    journal,
+    ...options,
+  });
+}
+
+/** A client on a new file journal. */
+function clientWith(options: Partial<ServiceClientOptions> = {}) {
+  n += 1;
+  const journal = createFileJournal(join(dir, `journal-${n}`));
+  journals.push(journal);
+  return { client: clientOn(journal, options), journal };
+}
+
+describe('ServiceClient with a journal', () => {
+  it('records the bill, and answers the same document again from the journal without a request', async () => {
+    const { client, journal } = clientWith();
+    const first = await client.createEwayBill('doc-0', validModel());
+    expect(first).toMatchObject({ success: true, outcome: 'generated' });
+    expect(first.fromJournal).toBeUndefined();
+    expect(first.lastResponse.status).toBe(200);
+    const record = await journal.get({ baseUrl: server.baseUrl, docHashId: 'doc-0' });
+    expect(record).toMatchObject({ status: 'generated', keyHash: journalKeyHash(KEY) });
+    expect(JSON.stringify(record)).not.toContain(KEY);
+    const again = await client.createEwayBill('doc-0', validModel());
+    expect(again).toMatchObject({ success: true, outcome: 'generated', fromJournal: true, message: first.message });
+    expect(server.postsOf('doc-0')).toBe(1);
+    expect(server.generated.get('doc-0')).toBe(1);
+  });
+
+  it('refuses a refused body again locally with the recorded PortalError and no request, unless retryRefused', async () => {
+    const { client } = clientWith();
+    server.script('doc-1', 'portal-214-as-502');
+    const first = await client.createEwayBill('doc-1', validModel()).catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(PortalError);
+    const again = await client.createEwayBill('doc-1', validModel()).catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(PortalError);
+    expect(again).toMatchObject({
+      code: (first as PortalError).code,
+      portalCode: (first as PortalError).portalCode,
+      category: (first as PortalError).category,
+      message: (first as PortalError).message,
+    });
+    expect(server.postsOf('doc-1')).toBe(1);
+    // A different body is sent.
+    const edited = await client.createEwayBill('doc-1', validModel({ vehicle_number: 'MH12AB9999' }));
+    expect(edited).toMatchObject({ outcome: 'generated' });
+    expect(server.postsOf('doc-1')).toBe(2);
+  });
+
+  it('sends a refused body again with retryRefused: true', async () => {
+    const { client } = clientWith();
+    server.script('doc-2', 'portal-214-as-502');
+    await expect(client.createEwayBill('doc-2', validModel())).rejects.toBeInstanceOf(PortalError);
+    const result = await client.createEwayBill('doc-2', validModel(), { retryRefused: true });
+    expect(result).toMatchObject({ outcome: 'generated' });
+    expect(server.postsOf('doc-2')).toBe(2);
+  });
+
+  it('keeps an uncertain attempt pending, waits it out, and takes the 604 as already-generated', async () => {
+    const { client } = clientWith({ timeout: 100 });
+    server.script('doc-3', 'generate-then-drop');
+    const lost = await client.createEwayBill('doc-3', validModel()).catch((error: unknown) => error);
+    expect(lost).toMatchObject({ mayHaveSucceeded: true });
+    expect((await client.pendingDocuments()).map((doc) => doc.docHashId)).toEqual(['doc-3']);
+    const result = await client.createEwayBill('doc-3', validModel());
+    expect(result).toMatchObject({ success: true, outcome: 'already-generated' });
+    // The resend left only once the first attempt (which this process saw end) could no longer be in flight: 5 s
+    // after its end, as createEwayBillOnce's resendDelayMs (a millisecond of slack for the two clocks' rounding).
+    const [first, second] = server.posts.filter((post) => post.docHashId === 'doc-3');
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(DEFAULT_RESEND_DELAY_MS - 1);
+    expect(server.generated.get('doc-3')).toBe(1);
+    expect(await client.pendingDocuments()).toEqual([]);
+  });
+
+  it('createEwayBillOnce recovers through the journal, with no extra resend delay of its own', async () => {
+    const { client } = clientWith({ timeout: 100 });
+    server.script('doc-4', 'generate-then-drop');
+    const result = await createEwayBillOnce(client, 'doc-4', validModel());
+    expect(result).toMatchObject({ outcome: 'already-generated', recovered: true });
+    expect(server.postsOf('doc-4')).toBe(2);
+    expect(server.generated.get('doc-4')).toBe(1);
+    const again = await createEwayBillOnce(client, 'doc-4', validModel(), { resendDelayMs: 0 });
+    expect(again).toMatchObject({ outcome: 'already-generated', recovered: true, fromJournal: true });
+    expect(server.postsOf('doc-4')).toBe(2);
+  });
+
+  it('waits after a lost answer as resendDelayMs does (5 s after the attempt ended), not its whole timeout', async () => {
+    // A 120 s timeout: waiting out the recorded window (start + timeout + 5 s) would outlast the test's own limit.
+    const { client } = clientWith({ timeout: 120_000 });
+    server.script('doc-13', 'generate-then-drop');
+    const result = await createEwayBillOnce(client, 'doc-13', validModel());
+    expect(result).toMatchObject({ outcome: 'already-generated', recovered: true });
+    expect(server.generated.get('doc-13')).toBe(1);
+  }, 60_000);
+
+  it('recover() resolves each pending document from its recorded body, one outcome per document', async () => {
+    const { client, journal } = clientWith({ timeout: 100 });
+    server.script('doc-5', 'generate-then-drop');
+    server.script('doc-6', 'drop');
+    await expect(client.createEwayBill('doc-5', validModel())).rejects.toMatchObject({ mayHaveSucceeded: true });
+    await expect(client.createEwayBill('doc-6', validModel())).rejects.toMatchObject({ mayHaveSucceeded: true });
+    // Another client on the same journal (a restarted process).
+    const restarted = clientOn(journal);
+    const results = await restarted.recover();
+    expect(results.map((r) => [r.docHashId, r.status, r.status === 'fulfilled' ? r.value.outcome : r.error])).toEqual([
+      ['doc-5', 'fulfilled', 'already-generated'],
+      ['doc-6', 'fulfilled', 'generated'],
+    ]);
+    expect(server.generated.get('doc-5')).toBe(1);
+    expect(server.generated.get('doc-6')).toBe(1);
+    expect(await restarted.pendingDocuments()).toEqual([]);
+    expect(await restarted.recover()).toEqual([]);
+  });
+
+  it('ends a call waiting for an earlier attempt in flight at its signal, with nothing sent', async () => {
+    const { client } = clientWith({ timeout: 100 });
+    server.script('doc-7', 'generate-then-drop');
+    await expect(client.createEwayBill('doc-7', validModel())).rejects.toMatchObject({ mayHaveSucceeded: true });
+    const controller = new AbortController();
+    const waiting = client.createEwayBill('doc-7', validModel(), { signal: controller.signal });
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    expect(server.postsOf('doc-7')).toBe(1);
+    expect((await client.pendingDocuments()).map((doc) => doc.docHashId)).toEqual(['doc-7']);
+  });
+
+  it("lets a second call of the same document wait for the first one's claim, then answers from the journal", async () => {
+    const { client } = clientWith();
+    server.script('doc-8', 'generate-then-slow');
+    const [a, b] = await Promise.all([
+      client.createEwayBill('doc-8', validModel()),
+      client.createEwayBill('doc-8', validModel()),
+    ]);
+    expect([a.fromJournal, b.fromJournal].sort()).toEqual([true, undefined]);
+    expect(server.postsOf('doc-8')).toBe(1);
+  });
+
+  it("ends a call waiting for another call's claim at its signal", async () => {
+    const { client } = clientWith();
+    server.script('doc-9', 'generate-then-slow');
+    const before = server.posts.length;
+    const first = client.createEwayBill('doc-9', validModel());
+    await server.waitForPosts(before + 1);
+    const controller = new AbortController();
+    const second = client.createEwayBill('doc-9', validModel(), { signal: controller.signal });
+    controller.abort();
+    await expect(second).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(first).resolves.toMatchObject({ outcome: 'generated' });
+    expect(server.postsOf('doc-9')).toBe(1);
+  });
+
+  it('records a new intent per attempt: a 429 retried with maxRetries leaves one bill and nothing pending', async () => {
+    const { client } = clientWith({ maxRetries: 2 });
+    server.script('doc-10', 'rate-limited');
+    const result = await client.createEwayBill('doc-10', validModel());
+    expect(result).toMatchObject({ outcome: 'generated' });
+    expect(server.postsOf('doc-10')).toBe(2);
+    expect(await client.pendingDocuments()).toEqual([]);
+  });
+
+  it("sends nothing when the intent cannot be recorded: the slot goes back unused, the call fails with the journal's error", async () => {
+    n += 1;
+    const file = createFileJournal(join(dir, `journal-${n}`));
+    journals.push(file);
+    const failing = new JournalError('the journal is full');
+    // The file journal, but its intent write fails (a full disk, Redis down): the claim and release still work.
+    const journal = Object.assign(Object.create(file) as FileJournal, {
+      recordIntent: async () => {
+        throw failing;
+      },
+    });
+    const released: unknown[] = [];
+    const client = clientOn(journal, {
+      rateLimiter: { acquire: async () => Object.assign((outcome?: unknown) => void released.push(outcome), {}) },
+    });
+    const error = await client.createEwayBill('doc-14', validModel()).catch((thrown: unknown) => thrown);
+    expect(error).toBe(failing);
+    expect((error as JournalError).mayHaveSucceeded).toBe(false);
+    expect(server.postsOf('doc-14')).toBe(0);
+    expect(released).toEqual([{ rateLimited: false, unused: true }]);
+    expect(await client.pendingDocuments()).toEqual([]);
+  });
+
+  it("records the key function's key hash, and the rateLimitKey changes nothing in the record", async () => {
+    const { client, journal } = clientWith({ apiKey: async () => KEY, rateLimitKey: 'company-1' });
+    await client.createEwayBill('doc-11', validModel());
+    const record = await journal.get({ baseUrl: server.baseUrl, docHashId: 'doc-11' });
+    expect(record?.keyHash).toBe(journalKeyHash(KEY));
+  });
+
+  it('hashes the key as the journal does (Web Crypto in the client, node:crypto in the journal)', async () => {
+    for (const key of [KEY, ' padded-key ', 'k']) expect(await keyHashOf(key)).toBe(journalKeyHash(key));
+  });
+
+  it('refuses a journal that is not one, and a retryRefused that is not a boolean', async () => {
+    expect(() => new ServiceClient({ apiKey: KEY, baseUrl: server.baseUrl, journal: {} as never })).toThrow(
+      /journal must be a Journal .*lacks claim, recordIntent/,
+    );
+    const { client } = clientWith();
+    await expect(client.createEwayBill('doc-12', validModel(), { retryRefused: 'yes' as never })).rejects.toThrow(
+      /options.retryRefused must be a boolean/,
+    );
+  });
+
+  it('pendingDocuments() and recover() say the client needs a journal', async () => {
+    const plain = new ServiceClient({ apiKey: KEY, baseUrl: server.baseUrl });
+    await expect(plain.pendingDocuments()).rejects.toThrow(/needs a journal/);
+    await expect(plain.recover()).rejects.toThrow(/needs a journal/);
+  });
+});
