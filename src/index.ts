@@ -28,6 +28,7 @@ export { ServiceClient } from './client/service-client.js';
 export type { HttpMethod } from './client/transport.js';
 export type {
   ApiErrorInit,
+  QueueTimeoutErrorInit,
   RequestSummary,
   ServiceErrorOptions,
   TransportErrorInit,
@@ -46,6 +47,7 @@ export {
   mayHaveSucceeded,
   PortalError,
   parsePortalCode,
+  QueueTimeoutError,
   RateLimitError,
   RateLimiterUnavailableError,
   RedirectError,
@@ -57,6 +59,7 @@ export {
   ValidationError,
 } from './errors/index.js';
 export type { EwayBillAddress, EwayBillModel } from './model/index.js';
+export type { Priority } from './throttle/priority-queue.js';
 export { createProcessRateLimiter, type ProcessRateLimiter } from './throttle/process-rate-limiter.js';
 export type { ProcessRateLimiterOptions } from './throttle/process-rate-limiter-options.js';
 export type { RateLimiter, ReleaseSlot, SlotOutcome } from './throttle/rate-limiter.js';

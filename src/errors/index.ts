@@ -12,6 +12,8 @@ export {
   UnexpectedResponseError,
 } from './api-error.js';
 export { isAlreadyGenerated, PortalError, parsePortalCode } from './portal-error.js';
+export type { QueueTimeoutErrorInit } from './queue-timeout-error.js';
+export { QueueTimeoutError } from './queue-timeout-error.js';
 export { RateLimiterUnavailableError } from './rate-limiter-unavailable.js';
 export type { ServiceErrorOptions } from './service-error.js';
 export { isServiceError, ServiceError } from './service-error.js';
