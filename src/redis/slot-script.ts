@@ -11,8 +11,10 @@ import { createHash } from 'node:crypto';
  *
  * ARGV: op (`acquire` | `start` | `sent` | `release` | `cancel`), ticket, interval, margin, waitForAnswer (`1` | `0`),
  * answerWaitLimit, grace (how long a waiter may be late for its wake-up), keep (how long idle state is kept), and for
- * `acquire`: the priority's rank (0 `high`, 1 `normal`, 2 `low`; `1` when absent) and how many milliseconds the caller
- * may still wait (`-1`: no limit).
+ * `acquire`: the priority's rank (0 `high`, 1 `normal`, 2 `low`; `1` when absent), how many milliseconds the caller
+ * may still wait (`-1`: no limit), and the caller's process id with how many calls of the key wait in that process
+ * (high, normal, low: they are not in `q` until their turn there; kept under `pw` until the waiter's lease passes, so
+ * `status` counts the waiters of every process).
  *
  * Waiters are granted by priority, first in first out within one (each waiter has its rank `pr`): after 9 grants in a
  * row made while a less urgent waiter waited (`pc` counts them), the next goes to the oldest less urgent waiter, as
@@ -21,7 +23,9 @@ import { createHash } from 'node:crypto';
  * `acquire` answers `{1, µs}` for a grant: the request may start that many microseconds from now (a grant is fixed in
  * advance, so the waiter sleeps and does not ask again), `{0, µs}`: ask again in that many microseconds, or `{2, µs}`:
  * the caller's start, if no waiter ahead of it left, would come later than it may wait (that many microseconds from
- * now); it is no longer in line. `start`
+ * now); it is no longer in line. A `{0, µs}` answer also carries the caller's expected start (µs from now) and how
+ * many waiters are granted before it. `status` answers the waiters per rank (in `q` and in every process) and the
+ * key's next start (µs from now); it writes nothing. `start`
  * answers `{1, 0}` when a late grant may still be used (its start moved to now), `{0, 0}` when it must be asked
  * again. The other ops answer `{1, 0}`.
  */
@@ -80,11 +84,16 @@ local function replay()
   return order, pc1
 end
 
+local pw = {}
+for pid, c in pairs(st.pw or {}) do
+  if c.d > now then pw[pid] = c end
+end
+
 local function save(reply)
   local horizon = math.max(now, st.ls or 0)
   for _, f in pairs(fl) do horizon = math.max(horizon, f.s + cap) end
   for _, w in ipairs(q) do horizon = math.max(horizon, w.d) end
-  st.fl, st.q = fl, q
+  st.fl, st.q, st.pw = fl, q, pw
   redis.call('SET', key, cjson.encode(st), 'PX', math.ceil(horizon - now + keep))
   return reply
 end
@@ -110,6 +119,9 @@ if op == 'acquire' then
   if rank == 1 and not busy and (wfa or first - now <= lookahead) then
     table.remove(q, pos)
     st.pc = pc1
+    if ARGV[11] then
+      pw[ARGV[11]] = { h = tonumber(ARGV[12]) or 0, n = tonumber(ARGV[13]) or 0, l = tonumber(ARGV[14]) or 0, d = first + grace }
+    end
     fl[id] = { s = first, p = st.ls }
     st.ls = first
     return save({ 1, micros(first - now) })
@@ -148,7 +160,18 @@ if op == 'acquire' then
   end
   wake = math.max(wake, now + 1)
   q[qi].d = wake + grace
-  return save({ 0, micros(wake - now) })
+  if ARGV[11] then
+    pw[ARGV[11]] = { h = tonumber(ARGV[12]) or 0, n = tonumber(ARGV[13]) or 0, l = tonumber(ARGV[14]) or 0, d = wake + grace }
+  end
+  return save({ 0, micros(wake - now), micros(expected - now), rank - 1 })
+elseif op == 'status' then
+  if not raw then return { 0, 0, 0, 0 } end
+  local c = { 0, 0, 0 }
+  for _, w in ipairs(q) do c[(w.pr or 1) + 1] = c[(w.pr or 1) + 1] + 1 end
+  for _, n in pairs(pw) do c[1], c[2], c[3] = c[1] + n.h, c[2] + n.n, c[3] + n.l end
+  local first = now
+  if st.ls then first = math.max(first, st.ls + interval + margin) end
+  return { c[1], c[2], c[3], micros(first - now) }
 elseif op == 'start' then
   -- A grant handed over late: it starts now if it is still the latest grant and was not counted as arrived;
   -- otherwise it is dropped, and the caller asks again.

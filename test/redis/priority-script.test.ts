@@ -1,5 +1,6 @@
 // The rate-limit script's priorities, on a real redis-server: the grants are decided by Redis alone (its TIME), so the
-// tests assert who is granted, in which order, and the starts Redis recorded, never wall time.
+// tests assert who is granted, in which order, and the starts Redis recorded, never wall time. The script runs with
+// waitForAnswer, so a granted request holds the key until it is released: the waiters queue however slow the machine.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLOT_SCRIPT } from '../../src/redis/slot-script.js';
@@ -29,11 +30,26 @@ async function op(
   key: string,
   name: string,
   ticket: string,
-  { priority = 'normal', maxWait = -1, grace = 10_000 }: { priority?: Rank; maxWait?: number; grace?: number } = {},
-): Promise<[number, number]> {
-  const args = [name, ticket, String(INTERVAL), String(MARGIN), '0', '1000', String(grace), '10000'];
-  const reply = await client.command(['EVAL', SLOT_SCRIPT, '1', key, ...args, RANK[priority], String(maxWait)]);
-  return (reply as unknown[]).map(Number) as [number, number];
+  {
+    priority = 'normal',
+    maxWait = -1,
+    grace = 10_000,
+    process,
+  }: { priority?: Rank; maxWait?: number; grace?: number; process?: [string, number, number, number] } = {},
+): Promise<[number, number, ...number[]]> {
+  const args = [name, ticket, String(INTERVAL), String(MARGIN), '1', '60000', String(grace), '10000'];
+  const more = process ? process.map(String) : [];
+  const reply = await client.command([
+    'EVAL',
+    SLOT_SCRIPT,
+    '1',
+    key,
+    ...args,
+    RANK[priority],
+    String(maxWait),
+    ...more,
+  ]);
+  return (reply as unknown[]).map(Number) as [number, number, ...number[]];
 }
 
 async function state(key: string): Promise<{ ls: number; q: { id: string; pr: number }[] }> {
@@ -56,6 +72,8 @@ async function grantAll(key: string, waiters: { ticket: string; priority: Rank }
       const [verdict, micros] = await op(key, 'acquire', waiter.ticket, { priority: waiter.priority });
       if (verdict === 1) {
         granted.push({ ticket: waiter.ticket, ls: (await state(key)).ls });
+        await sleep(micros / 1000 + 1);
+        await op(key, 'release', waiter.ticket);
         left.splice(left.indexOf(waiter), 1);
         break;
       }
@@ -72,12 +90,14 @@ describe('the rate-limit script with priorities', () => {
   it('grants a high waiter before the low waiters queued ahead of it, the lows in their order, spaced by interval', async () => {
     const key = freshKey();
     expect((await op(key, 'acquire', 'first', { priority: 'low' }))[0]).toBe(1);
+    const release = () => op(key, 'release', 'first');
     const waiters = [
       ...Array.from({ length: 4 }, (_, i) => ({ ticket: `low${i}`, priority: 'low' as const })),
       { ticket: 'high', priority: 'high' as const },
     ];
     for (const w of waiters) expect((await op(key, 'acquire', w.ticket, { priority: w.priority }))[0]).toBe(0);
     expect((await state(key)).q.map((w) => w.pr)).toEqual([2, 2, 2, 2, 0]);
+    await release();
     const granted = await grantAll(key, waiters);
     expect(granted.map((g) => g.ticket)).toEqual(['high', 'low0', 'low1', 'low2', 'low3']);
     // The starts Redis recorded (its own clock): never two under interval + margin.
@@ -93,7 +113,8 @@ describe('the rate-limit script with priorities', () => {
       { ticket: 'low', priority: 'low' as const },
       ...Array.from({ length: 12 }, (_, i) => ({ ticket: `high${i}`, priority: 'high' as const })),
     ];
-    for (const w of waiters) await op(key, 'acquire', w.ticket, { priority: w.priority });
+    for (const w of waiters) expect((await op(key, 'acquire', w.ticket, { priority: w.priority }))[0]).toBe(0);
+    await op(key, 'release', 'first');
     const granted = (await grantAll(key, waiters)).map((g) => g.ticket);
     expect(granted.indexOf('low')).toBe(9);
     expect(granted.filter((t) => t !== 'low')).toEqual(Array.from({ length: 12 }, (_, i) => `high${i}`));
@@ -103,6 +124,7 @@ describe('the rate-limit script with priorities', () => {
     const key = freshKey();
     expect((await op(key, 'acquire', 'first'))[0]).toBe(1);
     for (let i = 0; i < 10; i++) await op(key, 'acquire', `ahead${i}`);
+    for (let i = 0; i < 10; i++) expect((await state(key)).q[i]?.id).toBe(`ahead${i}`);
     // 10 ahead at 105 ms each: about 1.1 s away; 500 ms is too short, 5 s is enough.
     const [verdict, micros] = await op(key, 'acquire', 'hurried', { maxWait: 500 });
     expect(verdict).toBe(2);
@@ -118,8 +140,27 @@ describe('the rate-limit script with priorities', () => {
     await op(key, 'acquire', 'dead-high', { priority: 'high', grace: 50 });
     await op(key, 'acquire', 'low', { priority: 'low', grace: 50 });
     expect((await state(key)).q.map((w) => w.id)).toEqual(['dead-high', 'low']);
+    await op(key, 'release', 'first');
     const granted = await grantAll(key, [{ ticket: 'low', priority: 'low' }]);
     expect(granted.map((g) => g.ticket)).toEqual(['low']);
     expect((await state(key)).q).toEqual([]);
+  });
+
+  it('tells the waiters of every process and the next start, without writing: status', async () => {
+    const key = freshKey();
+    expect(await op(key, 'status', '')).toEqual([0, 0, 0, 0]);
+    expect(await client.command(['EXISTS', key])).toBe(0);
+    expect((await op(key, 'acquire', 'first'))[0]).toBe(1);
+    // Process A: its head waits in Redis (low), 49 more low ones wait in A; process B: one high in Redis.
+    const reply = await op(key, 'acquire', 'a-head', { priority: 'low', process: ['pid-a', 0, 0, 49] });
+    expect(reply.slice(0, 1)).toEqual([0]);
+    expect(reply[3]).toBe(0); // granted first: nobody waits ahead of it
+    const b = await op(key, 'acquire', 'b-high', { priority: 'high', process: ['pid-b', 0, 0, 0] });
+    expect(b[3]).toBe(0); // the high goes before the low
+    const before = await client.command(['GET', key]);
+    const [high, normal, low, nextMicros] = await op(key, 'status', '');
+    expect([high, normal, low]).toEqual([1, 0, 50]);
+    expect(nextMicros).toBeGreaterThan(0);
+    expect(await client.command(['GET', key])).toBe(before);
   });
 });
