@@ -18,7 +18,9 @@ const entry = {
 const shared = {
   entry,
   target: 'node22',
-  sourcemap: true,
+  // No source maps: they pointed at src/*.ts, which the package does not ship, and at the bundled zod, ky and
+  // p-throttle under a node_modules/ it does not have; the output is not minified, so a stack trace reads as it is.
+  sourcemap: false,
   tsconfig: 'tsconfig.build.json',
   define: { __SDK_VERSION__: JSON.stringify(pkg.version) },
 } as const;

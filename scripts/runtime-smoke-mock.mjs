@@ -1,5 +1,6 @@
-// The loopback mock of scripts/test-runtimes.mjs, in a worker thread of its own so that each arrival is stamped when it
-// comes (the main thread is busy with Miniflare and esbuild while the runs start). POST {prefix}/v2/ewaybill/{doc} with
+// The loopback mock of scripts/test-runtimes.mjs, in a worker thread of its own (the main thread is busy with Miniflare
+// and esbuild while the runs start). Each arrival is stamped with `Date.now()`: the harness checks that no request
+// arrived before the runtime says it sent it, never the gap between two arrivals. POST {prefix}/v2/ewaybill/{doc} with
 // a smoke key (`runtime-smoke-…`); one e-way bill per document, then 604. Each request of a smoke key is posted to the
 // main thread as { key, record }; 'flush' is answered { flushed: true } after every record before it.
 import { createServer } from 'node:http';
@@ -7,7 +8,8 @@ import { parentPort } from 'node:worker_threads';
 
 const generated = new Set();
 const server = createServer((req, res) => {
-  const at = performance.timeOrigin + performance.now(); // the request's arrival: its headers were read
+  // The request's arrival (its headers were read), on the clock the runtimes stamp their sends with: `Date.now()`.
+  const at = Date.now();
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));
   req.on('end', () => {

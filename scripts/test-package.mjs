@@ -1,16 +1,20 @@
 // Tests the package as users get it: a plain `npm pack` from a tree without dist/ (the `prepack` script builds), the
-// tarball installed into a scratch consumer project, used there with `import` and `require` on Node 24 and Node 22,
+// tarball installed into a scratch consumer project, used there with `import` and `require` on Node 24, Node 22 and the
+// oldest Node of package.json's engines,
 // first WITHOUT msw (the testing kit's mock server, fixtures and signWebhook need none), then with msw, and under real
-// Jest 30: a default CommonJS project, and the ESM mode recipe of docs/testing.md with msw 3 and with msw 2.
+// Jest 30: a default CommonJS project, and the ESM mode recipe of docs/testing.md with msw 3 and with msw 2. TypeScript
+// projects (CommonJS and ES module, skipLibCheck false) type-check every subpath (scripts/consumer-types.mjs).
 // Then @arethetypeswrong/cli and publint. Fails (exit 1) on any problem. Run with `npm run test:package`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { typeCheckConsumers } from './consumer-types.mjs';
 import { editorView } from './editor-check.mjs';
 import { firstLoad } from './first-load.mjs';
-import { ensureNode22 } from './node22.mjs';
+import { engineFloor, ensureNode, ensureNode22 } from './node22.mjs';
+import { linkProblems, sourceMapProblems } from './tarball-links.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -93,9 +97,9 @@ try {
     (f) => !files.includes(f),
   );
   if (missing.length) throw new Error(`the tarball lacks ${missing.join(', ')} (files: ${files.join(', ')})`);
-  const stray = files.filter((f) => !/^(dist\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(f));
+  const stray = files.filter((f) => !/^(dist\/|docs\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(f));
   if (stray.length) throw new Error(`unexpected files in the tarball: ${stray.join(', ')}`);
-  pass('npm pack built dist/ and ships it (every entry, both formats, declarations, the bin)');
+  pass('npm pack built dist/ and ships it (every entry, both formats, declarations, the bin), and docs/');
 
   step('the declaration files have readable names');
   // Each entry's dist/<entry>.d.ts and .d.cts, and one declaration per source module under dist/types/esm and
@@ -150,9 +154,12 @@ try {
   pass('dist/index.js imports no node: module and no msw (edge runtimes can load it)');
 
   const node22 = ensureNode22(root);
+  // The oldest Node that package.json's engines (and the README) claim: what is claimed is what runs here.
+  const floor = engineFloor(root);
   const nodes = [
     [`Node ${process.versions.node}`, process.execPath],
     [`Node ${run(node22, ['--version']).trim().slice(1)}`, node22],
+    [`Node ${floor} (engines' floor)`, ensureNode(floor)],
   ];
 
   step('install the tarball alone (no msw) into a scratch consumer');
@@ -164,6 +171,23 @@ try {
   });
   for (const [label, binary] of nodes) {
     for (const file of noMsw) pass(`${label}: ${run(binary, [file], scratch).trim().replace(/^ok: /, '')}`);
+  }
+
+  step('TypeScript projects type-check the package with skipLibCheck false (no msw installed)');
+  addToConsumer(scratch, [`@types/node@${versionOf('@types/node')}`]);
+  for (const line of typeCheckConsumers(scratch, { msw: false })) pass(line);
+
+  step('the installed package: every link of its README and docs resolves, every source map has its sources');
+  {
+    const installed = join(scratch, 'node_modules/invoicing-service-sdk');
+    const repositoryBase = `${manifest.homepage.replace(/#readme$/, '')}/`;
+    const problems = linkProblems(installed, files, repositoryBase);
+    if (problems.length) throw new Error(`links that do not resolve in the package:\n${problems.join('\n')}`);
+    const maps = sourceMapProblems(installed, files);
+    if (maps.problems.length) throw new Error(`source maps:\n${maps.problems.join('\n')}`);
+    pass(
+      `the links of README.md and docs/*.md resolve in the package (repository examples/ aside); ${maps.maps} source maps, every sourceMappingURL shipped`,
+    );
   }
 
   step('editor hovers and go-to-definition in the installed package (TypeScript language service)');
@@ -191,6 +215,7 @@ try {
 
   step('add msw 3 and msw 2 (as msw2) to the consumer');
   addToConsumer(scratch, [`msw@${versionOf('msw')}`, `msw2@npm:msw@${versionOf('msw2')}`]);
+  for (const line of typeCheckConsumers(scratch, { msw: true })) pass(line);
   const full = writeCheck(scratch, 'scripts/consumer-checks.mjs', 'check', {
     esm: "const sdk = await import('invoicing-service-sdk');",
     cjs: "const sdk = require('invoicing-service-sdk');",

@@ -10,7 +10,10 @@ import { type Order, shipOrder } from './ship-order.js';
 const service = createMockService();
 const server = setupServer(...service.handlers);
 
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+// Any request no handler answers fails the test. msw 3 calls the option onUnhandledFrame, msw 2 onUnhandledRequest,
+// and each ignores the other's name: passing both works with either major.
+const strict = { onUnhandledFrame: 'error', onUnhandledRequest: 'error' } as const;
+beforeAll(() => server.listen(strict));
 afterEach(() => service.reset());
 afterAll(() => server.close());
 

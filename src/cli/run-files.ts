@@ -116,7 +116,7 @@ export function takeLock(output: string): { release: () => void } | { refused: s
     token,
   };
   const content = `${JSON.stringify(me)}\n`;
-  // Bounded: each turn either takes the lock, refuses, or waits ~10 ms for another run's takeover.
+  // Bounded: each turn either takes the lock, refuses, or waits a moment (sleepSync) for another run's takeover.
   for (let attempt = 0; attempt < 200; attempt++) {
     const mine = `${path}.${token}.tmp`;
     const fd = openSync(mine, 'wx');

@@ -3,7 +3,7 @@ import { ValidationError, validationIssue } from '../errors/validation-error.js'
 import { abortError } from '../internal/abort.js';
 import { callUserCallback, type WarnSink } from '../internal/callback.js';
 import type { EwayBillModel } from '../model/schemas.js';
-import { budgetOf } from './budget.js';
+import { budgetsOf } from './budget.js';
 import { createEwayBillOnce, type EwayBillCreator, type EwayBillOnceResult } from './once.js';
 import { checkRequestOptions } from './options.js';
 
@@ -107,7 +107,7 @@ export type EwayBillBatchClients =
 /** The service's limit: one call per second per key, the pace assumed before any is measured. */
 const ASSUMED_PACE_MS = 1000;
 
-/** The items of one rate-limit budget (one API key), whichever client names them. */
+/** The items of the clients that share a rate-limit budget (one API key, or one `rateLimitKey`), whichever client names them. */
 interface Lane {
   readonly queue: number[];
   unsettled: number;
@@ -276,21 +276,23 @@ export async function createEwayBills(
   const { signal, onProgress, onResult } = options;
   const sink = options.logger ?? console;
   const results: EwayBillBatchResult[] = [];
+  /** The lane of each budget identity (several identities may share one lane). */
   const lanes = new Map<unknown, Lane>();
-  const laneOf = (budget: unknown): Lane => {
-    let lane = lanes.get(budget);
-    if (!lane) {
-      lane = { queue: [], unsettled: 0, unread: 0, firstAt: 0, lastAt: 0, answered: 0, running: 0, refused: undefined };
-      lanes.set(budget, lane);
-    }
+  /** The documents seen per lane, for the duplicate check. */
+  const seenPerKey = new Map<Lane, Map<string, number>>();
+  // A client's lane is the lane of the first of its budgets (its key, then its rateLimitKey) that has one; its other
+  // budgets join that lane unless they have one already (two lanes are not merged: they still share the limiter).
+  const laneOf = (identities: readonly unknown[]): Lane => {
+    let lane: Lane | undefined;
+    for (const identity of identities) lane ??= lanes.get(identity);
+    lane ??= { queue: [], unsettled: 0, unread: 0, firstAt: 0, lastAt: 0, answered: 0, running: 0, refused: undefined };
+    for (const identity of identities) if (!lanes.has(identity)) lanes.set(identity, lane);
     return lane;
   };
   // An array's items are all known: the estimate counts those beyond `readAhead` too, per key.
-  if (array) for (const item of array) laneOf(budgetOf(lookup(item.client) as EwayBillCreator)).unread += 1;
+  if (array) for (const item of array) laneOf(budgetsOf(lookup(item.client) as EwayBillCreator)).unread += 1;
   /** The items read and not yet settled, by index: each is dropped when it settles. */
   const pending = new Map<number, { readonly item: EwayBillBatchItem; readonly lane: Lane; started: boolean }>();
-  /** The documents seen per key, for the duplicate check. */
-  const seenPerKey = new Map<unknown, Map<string, number>>();
   let read = 0;
   let done = 0;
   let failed = 0;
@@ -373,8 +375,7 @@ export async function createEwayBills(
       const item = next.value;
       const problem = itemProblem(item, lookup);
       const client = problem ? undefined : (lookup(item.client) as EwayBillCreator);
-      const budget = client ? budgetOf(client) : undefined;
-      const lane = laneOf(budget);
+      const lane = laneOf(client ? budgetsOf(client) : [undefined]);
       if (array) lane.unread -= 1;
       lane.unsettled += 1;
       queued += 1;
@@ -400,10 +401,10 @@ export async function createEwayBills(
         continue;
       }
       // A document listed twice for one key would be a second e-way bill: the repeat is refused, never sent.
-      let seen = seenPerKey.get(budget);
+      let seen = seenPerKey.get(lane);
       if (!seen) {
         seen = new Map();
-        seenPerKey.set(budget, seen);
+        seenPerKey.set(lane, seen);
       }
       const firstIndex = seen.get(item.docHashId);
       if (firstIndex !== undefined) {

@@ -1,16 +1,21 @@
-// The rate-limit budget a client spends: what makes two clients "the same key" for the batch's duplicate check.
+// The rate-limit budgets a client spends: what makes two clients "the same key" for the batch's lanes and its
+// duplicate check.
 
-const budgets = new WeakMap<object, unknown>();
+const budgets = new WeakMap<object, readonly unknown[]>();
 
-/** Records the identity of a client's budget (its `rateLimitKey`, else its API key or key function). Internal. */
-export function registerBudget(client: object, identity: unknown): void {
-  budgets.set(client, identity);
+/**
+ * Records the identities of a client's budgets: its API key (or key function), and its `rateLimitKey` when named.
+ * Internal.
+ */
+export function registerBudget(client: object, identities: readonly unknown[]): void {
+  budgets.set(client, identities);
 }
 
 /**
- * The identity of the budget `client` spends, for use as a Map key only (never printed: it can be the API key).
- * Two ServiceClients of one key (or one `rateLimitKey`) give the same value; anything else is its own budget.
+ * The identities of the budgets `client` spends, for use as Map keys only (never printed: one can be the API key).
+ * Two ServiceClients that share one (the same key, or the same `rateLimitKey`) share a budget; anything else is its
+ * own budget.
  */
-export function budgetOf(client: object): unknown {
-  return budgets.has(client) ? budgets.get(client) : client;
+export function budgetsOf(client: object): readonly unknown[] {
+  return budgets.get(client) ?? [client];
 }

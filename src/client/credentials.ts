@@ -1,6 +1,10 @@
+import { TimeoutError } from '../errors/transport-errors.js';
+import { abortError } from '../internal/abort.js';
 import { describeType } from '../internal/describe.js';
+import { lazyPart } from '../internal/lazy.js';
 import { type Redactor, redactor } from '../internal/redact.js';
 import { rateLimitKeyId, rateLimitKeyIdNow } from '../throttle/rate-limiter.js';
+import type { ReadBounds } from './bounded-read.js';
 
 /** An API key, or a function that returns the current one (read before each attempt, so a rotated key is picked up). */
 export type ApiKeySource = string | (() => string | Promise<string>);
@@ -9,23 +13,30 @@ export type ApiKeySource = string | (() => string | Promise<string>);
 export interface Credential {
   /** The `Authorization` header's value. */
   readonly authorization: string;
-  /** The rate-limit budget's id: a hash of `rateLimitKey`, or of the key. Never the key. */
+  /** The id of the budget telemetry labels: a hash of `rateLimitKey` when named, else of the key. Never the key. */
   readonly keyId: string;
+  /**
+   * Every rate-limit budget the attempt waits for: the key's own (a hash of the key), and the `rateLimitKey`'s (a hash
+   * of the name) when one is named. A key is one budget whatever name a client gives it, so no name can give a key a
+   * second budget, and a rotated key keeps its spacing through the name.
+   */
+  readonly budgets: readonly string[];
   /** Replaces this key in what goes into errors, logs and hooks. */
   readonly redact: Redactor;
   /** The key itself, to compare with the next read (a rotation). */
   readonly key: string;
 }
 
-/** The rate-limit budget of one attempt, and the key to send when it was read to find the budget. */
-export interface Slot {
-  readonly keyId: string;
-  readonly credential?: Credential | undefined;
+function credentialOf(key: string, keyOwnId: string, nameId: string | undefined): Credential {
+  const budgets = nameId === undefined ? [keyOwnId] : [keyOwnId, nameId];
+  return { authorization: `Bearer ${key}`, keyId: nameId ?? keyOwnId, budgets, redact: redactor(key), key };
 }
 
-function credentialOf(key: string, keyId: string): Credential {
-  return { authorization: `Bearer ${key}`, keyId, redact: redactor(key), key };
-}
+/**
+ * The bound of a key function's read by the call's signal and timeout, imported on the first read of a key function:
+ * a client of a fixed key never needs it.
+ */
+const bounded = /* @__PURE__ */ lazyPart(() => import('./bounded-read.js'));
 
 /** Why a key is unusable, or `undefined`. The key itself is never quoted. */
 export function keyProblem(key: unknown): string | undefined {
@@ -39,14 +50,14 @@ export function keyProblem(key: unknown): string | undefined {
 }
 
 /**
- * Reads the key for each attempt. A fixed key is derived once; a key function is called before every attempt and what
- * it returns is kept only by that attempt (the spec: a regenerated key must reach every server that uses it).
+ * Reads the key for each attempt, before the attempt queues for its rate-limit slots (the key is one of its budgets).
+ * A fixed key is derived once; a key function is called before every attempt, and once more after a 401, and what it
+ * returns is kept only by that attempt (the spec: a regenerated key must reach every server that uses it).
  */
 export class Credentials {
   readonly #source: ApiKeySource;
   readonly #budget: string | undefined;
   #fixed: Credential | undefined;
-  #fixedSlot: Slot | undefined;
   #deriving: Promise<Credential> | undefined;
   #budgetId: string | undefined;
 
@@ -57,8 +68,9 @@ export class Credentials {
     // the limiter in the turn it was made, in call order. Elsewhere (Web Crypto) the first calls wait for it.
     if (typeof source === 'string') {
       const trimmed = source.trim();
-      const keyId = rateLimitKeyIdNow(rateLimitKey === undefined ? trimmed : `budget:${rateLimitKey}`);
-      if (keyId !== undefined) this.#fix(credentialOf(trimmed, keyId));
+      const keyOwnId = rateLimitKeyIdNow(trimmed);
+      const nameId = rateLimitKey === undefined ? undefined : rateLimitKeyIdNow(`budget:${rateLimitKey}`);
+      if (keyOwnId !== undefined) this.#fixed = credentialOf(trimmed, keyOwnId, nameId);
     }
   }
 
@@ -68,26 +80,11 @@ export class Credentials {
   }
 
   /**
-   * The rate-limit budget of the next attempt. When `rateLimitKey` names it, the key is not read here: it is read once
-   * the slot is granted ({@link Credentials.read}), so a call queued behind others sends the key current when it
-   * leaves. Without it the budget is the key, which is read now and returned for the attempt to send.
+   * The credential of a fixed key once it is derived, without a turn of the event loop: what nearly every call of a
+   * client uses. `undefined` until the first call derived it, and always for a key function.
    */
-  async slot(): Promise<Slot> {
-    if (this.#fixedSlot) return this.#fixedSlot;
-    if (this.#budget !== undefined) {
-      this.#budgetId ??= await rateLimitKeyId(`budget:${this.#budget}`);
-      return { keyId: this.#budgetId };
-    }
-    const credential = await this.read();
-    return { keyId: credential.keyId, credential };
-  }
-
-  /**
-   * The slot of a fixed key once it is derived, without a turn of the event loop: what nearly every call of a client
-   * uses. `undefined` until the first call derived it, and always for a key function.
-   */
-  get fixedSlot(): Slot | undefined {
-    return this.#fixedSlot;
+  get fixed(): Credential | undefined {
+    return this.#fixed;
   }
 
   /**
@@ -95,19 +92,29 @@ export class Credentials {
    * for a key function without `rateLimitKey` (whose budget is whatever key it returns; not read for a label).
    */
   async label(): Promise<string> {
-    if (typeof this.#source === 'function' && this.#budget === undefined) return 'key-function';
-    return (this.#fixedSlot ?? (await this.slot())).keyId.slice(0, 8);
+    if (this.#budget !== undefined) {
+      this.#budgetId ??= await rateLimitKeyId(`budget:${this.#budget}`);
+      return this.#budgetId.slice(0, 8);
+    }
+    if (typeof this.#source === 'function') return 'key-function';
+    return (this.#fixed ?? (await this.read())).keyId.slice(0, 8);
   }
 
-  /** The credential of the next attempt. Rejects with a `TypeError` (without the key) when the function's key is unusable. */
-  read(): Promise<Credential> {
+  /**
+   * The credential of the next attempt. A key function's read ends at `bounds`' abort (`AbortError`) or timeout
+   * (`TimeoutError`, nothing sent); rejects with a `TypeError` (without the key) when its key is unusable.
+   */
+  read(bounds?: ReadBounds): Promise<Credential> {
     const source = this.#source;
     if (this.#fixed) return Promise.resolve(this.#fixed);
     // A fixed key is derived once: the calls made before the first derivation ended share it (30,000 calls fired at
     // once by a multi-tenant platform would otherwise hash and wrap the same key 30,000 times).
     if (typeof source === 'string') {
       this.#deriving ??= this.#derive(source).then(
-        (made) => this.#fix(made),
+        (made) => {
+          this.#fixed = made;
+          return made;
+        },
         (error: unknown) => {
           // A hash that failed once (Web Crypto refusing, say) is tried again by the next call, not kept for ever.
           this.#deriving = undefined;
@@ -116,7 +123,22 @@ export class Credentials {
       );
       return this.#deriving;
     }
-    return this.#readFunction(source);
+    const reading = this.#readFunction(source);
+    if (!bounds) return reading;
+    if (bounded.value) return bounded.value.within(reading, bounds, abortError, TimeoutError);
+    // The first reads wait for `within` to load: an abort meanwhile still rejects at once. `reading` is observed by
+    // `within` once it is loaded, never an unhandled rejection meanwhile.
+    reading.catch(() => {});
+    const { signal } = bounds;
+    return new Promise<Credential>((resolve, reject) => {
+      const onAbort = () => reject(abortError(signal as AbortSignal));
+      signal?.addEventListener('abort', onAbort);
+      bounded
+        .load()
+        .then(({ within }) => within(reading, bounds, abortError, TimeoutError))
+        .then(resolve, reject)
+        .finally(() => signal?.removeEventListener('abort', onAbort));
+    });
   }
 
   async #readFunction(source: () => string | Promise<string>): Promise<Credential> {
@@ -131,15 +153,9 @@ export class Credentials {
     return this.#derive(key as string);
   }
 
-  #fix(made: Credential): Credential {
-    this.#fixed = made;
-    this.#fixedSlot = { keyId: made.keyId, credential: made };
-    return made;
-  }
-
   async #derive(key: string): Promise<Credential> {
     const trimmed = key.trim();
     this.#budgetId ??= this.#budget === undefined ? undefined : await rateLimitKeyId(`budget:${this.#budget}`);
-    return credentialOf(trimmed, this.#budgetId ?? (await rateLimitKeyId(trimmed)));
+    return credentialOf(trimmed, await rateLimitKeyId(trimmed), this.#budgetId);
   }
 }

@@ -14,17 +14,21 @@ export interface ServiceClientOptions {
   /**
    * The company's API key, sent as `Authorization: Bearer <key>`. Never printed by the SDK.
    *
-   * A function is called before each attempt and may return a promise: a key regenerated in the dashboard is picked
-   * up without a restart. After a 401 `UNAUTHORIZED` the client reads it once more and, if the key changed, sends
-   * once more with the new key. What it returns is kept only for that attempt.
+   * A function is called before each attempt queues for its rate-limit slot (the key is one of its budgets) and may
+   * return a promise: a key regenerated in the dashboard is picked up without a restart. The call's `signal` and
+   * `timeout` bound the read (an `AbortError`, or a `TimeoutError`; nothing is sent). After a 401 `UNAUTHORIZED` the
+   * client reads it once more and, if the key changed, sends once more with the new key. What it returns is kept only
+   * for that attempt.
    * @default process.env.SERVICE_API_KEY
    * @example apiKey: () => secrets.get(`gst/${companyId}`)
    */
   apiKey?: ApiKeySource | undefined;
   /**
-   * Names the rate-limit budget (1 request per second) this client spends, for example the company id, so that a
-   * rotated key keeps its spacing and every client of one company shares one budget. Without it the budget is the key.
-   * Never sent to the service.
+   * Names a rate-limit budget (1 request per second) this client spends besides its key's own, for example the
+   * company id, so that a rotated key keeps its spacing and every client of one company shares one budget. Each call
+   * waits for both: the key's budget is the key's whatever name a client gives it, so no name gives a key a second
+   * budget. Never sent to the service.
+   * @default undefined (the key's own budget only)
    * @example rateLimitKey: `company-${companyId}`
    */
   rateLimitKey?: string | undefined;
@@ -136,7 +140,7 @@ export interface ResolvedOptions {
 export const DEFAULT_TIMEOUT = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-/** The largest cap: a longer body could not become one string (a V8 string holds at most about 2^29 characters). */
+/** The largest cap: a longer body could not become one string (V8 limits the length of a string; see its `String.length` maximum). */
 const MAX_RESPONSE_BYTES_LIMIT = 256 * 1024 * 1024;
 
 const MAX_TIMEOUT_MS = MAX_TIMER_MS;

@@ -24,7 +24,8 @@ import {
 import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
 import { lazyPart } from '../internal/lazy.js';
-import { HONORS_ABORT, type RateLimiter, type ReleaseSlot, type SlotOutcome } from '../throttle/rate-limiter.js';
+import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
+import { acquireBudgets } from './acquire.js';
 import type { Credential, Credentials } from './credentials.js';
 import { type ClientHooks, emit, type Logger } from './events.js';
 import { type CallTelemetry, startCall } from './telemetry.js';
@@ -32,8 +33,8 @@ import { type HttpMethod, sendAttempt } from './transport.js';
 
 /**
  * The mapping of error answers to typed errors, imported when the first error answer arrives, before it is mapped: it
- * brings `PortalError` and the portal's 383 descriptions (about 7 KiB of a min+gzip bundle), which a bundler that
- * splits code then keeps out of the client's first chunk. Every error is still built whole, description included.
+ * brings `PortalError` and the portal's descriptions (their size: docs/benchmarks.md), which a bundler that splits
+ * code then keeps out of the client's first chunk. Every error is still built whole, description included.
  * A program that imports `PortalError` itself has them from the start.
  */
 const mapping = /* @__PURE__ */ lazyPart(() => import('../errors/map-response.js'));
@@ -215,7 +216,7 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
       // A refused key may have been rotated since it was read: read it once more, and try once more if it changed.
       if (error instanceof UnauthorizedError && sender.credentials.rotates && !rotationTried) {
         rotationTried = true;
-        const next = await sender.credentials.read();
+        const next = await sender.credentials.read({ signal: call.signal, timeout: call.timeout, request });
         if (next.key !== at.credential?.key) {
           rotated = next;
           telemetry?.retrying(attempt, 'KEY_ROTATED', 0);
@@ -258,44 +259,10 @@ interface AttemptState {
   readonly request: RequestSummary;
   readonly attempt: number;
   readonly telemetry: CallTelemetry | undefined;
-  /** The key to send, when it was read already (after a refusal); otherwise it is read once the slot is granted. */
+  /** The key to send, when it was read already (after a refusal); otherwise it is read before the attempt queues. */
   readonly rotated: Credential | undefined;
   /** Where the attempt writes its slot wait (for the retry event) and the key it sent (to tell a rotation). */
   readonly at: { queuedMs: number; credential: Credential | undefined };
-}
-
-/**
- * The limiter's grant, or a rejection as soon as `signal` aborts, even when the limiter (a partner's own) ignores the
- * signal: the caller's abort always ends the wait. A grant that comes after the abort is given back at once, unused.
- */
-function acquireUntilAbort(
-  limiter: RateLimiter,
-  keyId: string,
-  signal: AbortSignal | undefined,
-  logger: Logger | undefined,
-): ReturnType<RateLimiter['acquire']> {
-  const acquiring = limiter.acquire(keyId, signal);
-  if (signal === undefined || (limiter as { [HONORS_ABORT]?: boolean })[HONORS_ABORT] === true) return acquiring;
-  return new Promise((resolve, reject) => {
-    let abandoned = false;
-    const onAbort = () => {
-      abandoned = true;
-      reject(signal.reason);
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    Promise.resolve(acquiring).then(
-      (granted) => {
-        signal.removeEventListener('abort', onAbort);
-        if (!abandoned) return resolve(granted);
-        if (typeof granted === 'function') callUserCallback('rateLimiter release', granted, [], logger ?? console);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** One attempt: its rate-limit slot, hooks and telemetry. Resolves to the success answer or the attempt's error. */
@@ -304,15 +271,16 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
   const { hooks, logger, limiter } = sender;
   const { signal } = call;
   let release: ReleaseSlot | undefined;
+  // The key is read before the attempt queues: it is one of the budgets the attempt waits for. A fixed key is known
+  // (from the client's construction where hashing is synchronous, else from its first derivation): no turn of the
+  // event loop before the limiter. A key function's read ends at the call's abort or timeout; nothing is sent then.
+  const credential =
+    state.rotated ??
+    sender.credentials.fixed ??
+    (await sender.credentials.read({ signal, timeout: call.timeout, request }));
   const queuedSince = performance.now();
-  // A fixed key's slot is known (from the client's construction where hashing is synchronous, else from its first
-  // derivation): no turn of the event loop before the limiter.
-  const budget = state.rotated
-    ? { keyId: state.rotated.keyId, credential: state.rotated }
-    : (sender.credentials.fixedSlot ?? (await sender.credentials.slot()));
   try {
-    const granted = await acquireUntilAbort(limiter, budget.keyId, signal, logger);
-    release = typeof granted === 'function' ? granted : undefined;
+    release = await acquireBudgets(limiter, credential.budgets, signal, logger);
   } catch (error) {
     if (signal?.aborted) throw abortError(signal);
     // The SDK's own limiters reject with typed errors; a partner's may throw anything: nothing was sent either way.
@@ -325,17 +293,9 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
   }
   const queuedMs = Math.round(performance.now() - queuedSince);
   state.at.queuedMs = queuedMs;
-  // From its grant the request may leave at any moment, and a key read now (a key function behind `rateLimitKey`, a
-  // slow secrets store) may hold it for a while: the limiter must not start the key's next request before `sent()`.
+  // From its grant the request may leave at any moment (ky prepares it before fetch is called): the limiter must not
+  // start the key's next request before `sent()`.
   release?.leaving?.();
-  let credential: Credential;
-  try {
-    credential = budget.credential ?? (await sender.credentials.read());
-  } catch (error) {
-    // The slot was not used: nothing was sent.
-    if (release) callUserCallback('rateLimiter release', release, [], logger ?? console);
-    throw error;
-  }
   state.at.credential = credential;
   const context = { ...request, attempt, docHashId: call.docHashId, queuedMs };
   emit(hooks, logger, 'onRequest', context);

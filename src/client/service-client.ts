@@ -124,7 +124,7 @@ export class ServiceClient {
     this.#credentials = new Credentials(apiKey, options.rateLimitKey);
     this.#options = resolved;
     this.#limiter = options.rateLimiter ?? sharedRateLimiter();
-    registerBudget(this, options.rateLimitKey === undefined ? apiKey : `budget:${options.rateLimitKey}`);
+    registerBudget(this, options.rateLimitKey === undefined ? [apiKey] : [apiKey, `budget:${options.rateLimitKey}`]);
     // One Headers object, so a user header spelt in another case replaces ours instead of being joined to it; the
     // ones the SDK owns are set per attempt and cannot be overridden (the key is read per attempt, as it may rotate).
     // A User-Agent of the caller's (an ERP's name and version) is added after the SDK's, so the service can still
@@ -174,7 +174,7 @@ export class ServiceClient {
   async createEwayBill(docHashId: string, model: EwayBillModel, options?: RequestOptions): Promise<EwayBillResult> {
     const callOptions = checkRequestOptions(options);
     // Checked now, synchronously: a model the caller changes after the call is not what is sent. Once the body is
-    // built, a call queued for its slot holds that ~1 KB body, not the checked copy too.
+    // built, a call queued for its slot holds that body, not the checked copy too.
     const data = this.#check(docHashId, model);
     const preflight = this.#options.preflight !== 'off';
     // On a process's first calls the preflight's rules and ky are still loading: the call waits for them in turn.
@@ -498,7 +498,7 @@ type PreflightModule = typeof import('../gst/preflight.js');
 
 /**
  * The preflight's rules, imported on the first e-way bill call rather than with the SDK: with their PIN code and
- * state tables they are about 5 KiB of a min+gzip bundle, which a bundler that splits code then keeps out of the
+ * state tables they weigh enough (docs/benchmarks.md) that a bundler that splits code should keep them out of the
  * client's first chunk. The first calls wait for them before anything is sent; later calls run them at once.
  */
 const preflightRules = /* @__PURE__ */ lazyPart(() => import('../gst/preflight.js'));

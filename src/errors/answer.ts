@@ -3,7 +3,7 @@ import type { RequestSummary } from './api-error.js';
 
 // What the send path needs of an answer before it knows whether it is an error: its shape, whether it is the call's
 // success answer, and a short excerpt of a body. The mapping of an error answer to a typed error (map-response.ts,
-// with PortalError and the portal's 383 descriptions) is imported only when an error answer arrives, so a bundle
+// with PortalError and the portal's descriptions) is imported only when an error answer arrives, so a bundle
 // that splits code keeps it out of the client's first chunk.
 
 /** An answer of the service, read in full, as the error mapping sees it. */

@@ -9,7 +9,7 @@ interface Runs {
 
 let decoded: Runs | undefined;
 
-// Decoded on first use (about 130 runs), so importing the SDK costs only the two strings.
+// Decoded on first use, so importing the SDK costs only the two strings.
 function runs(): Runs {
   if (decoded !== undefined) return decoded;
   const sets = PINCODE_STATE_SETS.split('|').map((set) => set.split(' '));

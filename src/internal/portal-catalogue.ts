@@ -30,7 +30,8 @@ function codeOf(value: unknown): number | undefined {
 }
 
 /**
- * Looks a portal error code up in the NIC e-way bill portal's published list (383 codes and those NIC published since, such as 4042).
+ * Looks a portal error code up in the NIC e-way bill portal's published list (and the codes NIC published since, such
+ * as 4042).
  * An unknown code is not an error: its description is `undefined` and its category `'other'`.
  *
  * @param code The portal's code as a number (`238`), a string (`'238'`), or the service's `error_code`

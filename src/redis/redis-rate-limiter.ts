@@ -1,9 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
 import { callUserCallback } from '../internal/callback.js';
+import { acquireInOrder, budgetOrder, joinSlots } from '../throttle/budgets.js';
 import { pause } from '../throttle/pause.js';
-import { createProcessRateLimiter } from '../throttle/process-rate-limiter.js';
-import type { RateLimiter, ReleaseSlot } from '../throttle/rate-limiter.js';
+import { createProcessRateLimiter, type ProcessRateLimiter } from '../throttle/process-rate-limiter.js';
+import {
+  ACQUIRE_ALL,
+  ACQUIRE_HELD,
+  type AcquireHeld,
+  type MultiBudgetLimiter,
+  type RateLimiter,
+  type ReleaseSlot,
+  type SlotOutcome,
+} from '../throttle/rate-limiter.js';
 import { scriptRunner, withDeadline } from './redis-client.js';
 import { evictionWarning } from './redis-policy.js';
 import { type RedisRateLimiterOptions, resolveRedisLimiterOptions } from './redis-rate-limiter-options.js';
@@ -21,11 +30,15 @@ interface Grant {
 
 const NEVER = new AbortController().signal;
 
+/** One budget's Redis key while its grant is being taken: the ticket names this request in the script's state. */
+interface Held {
+  readonly key: string;
+  readonly ticket: string;
+  grant: Grant | undefined;
+}
+
 /** How many times in a row a late grant is confirmed when each confirmation's answer itself comes late. */
 const MAX_CONFIRMATIONS = 3;
-
-/** An in-process slot: the release may take the request's outcome, and may carry `sent` and `leaving`. */
-type LocalSlot = ((outcome?: unknown) => void) & { sent?: () => void; leaving?: () => void };
 
 function describe(error: unknown): string {
   return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 300);
@@ -72,25 +85,19 @@ export function configurationProblem(error: unknown): string | undefined {
   return undefined;
 }
 
-/** One slot of two limiters: released, sent and leaving together. */
-function bothSlots(first: ReleaseSlot | undefined, second: ReleaseSlot | undefined): ReleaseSlot | undefined {
-  if (!first || !second) return first ?? second;
-  const a = first as LocalSlot;
-  const b = second as LocalSlot;
-  const release = (outcome?: unknown) => {
-    a(outcome);
-    b(outcome);
-  };
-  return Object.assign(release, {
-    sent: () => {
-      a.sent?.();
-      b.sent?.();
-    },
-    leaving: () => {
-      a.leaving?.();
-      b.leaving?.();
-    },
-  });
+type Local = ProcessRateLimiter & { readonly [ACQUIRE_HELD]: AcquireHeld };
+
+/** The in-process stage's slot of every budget in `keyIds` (see {@link acquireInOrder}). */
+function localSlots(
+  acquire: AcquireHeld,
+  keyIds: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<ReleaseSlot | undefined> {
+  return acquireInOrder(
+    keyIds,
+    (keyId, hold) => acquire(keyId, signal, hold),
+    (slot) => slot({ unused: true }),
+  );
 }
 
 function parseReply(reply: unknown): [granted: boolean, waitMs: number] {
@@ -124,19 +131,28 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   const resolved = resolveRedisLimiterOptions(options);
   const { interval, margin, waitForAnswer, answerWaitLimit, timeout, logger } = resolved;
   const run = scriptRunner(options.redis, SLOT_SCRIPT, SLOT_SCRIPT_SHA, 'createRedisRateLimiter: redis');
-  const local = createProcessRateLimiter({ interval, margin, waitForAnswer, answerWaitLimit });
+  // The in-process stage: the SDK's own limiter, with its held grant (see src/throttle/budgets.ts).
+  const local = createProcessRateLimiter({ interval, margin, waitForAnswer, answerWaitLimit }) as Local;
   // While Redis is away: `processes` processes share a key's budget, so each spaces it `interval × processes`.
   const wide =
     resolved.processes > 1
-      ? createProcessRateLimiter({ interval: interval * resolved.processes, margin, waitForAnswer, answerWaitLimit })
+      ? (createProcessRateLimiter({
+          interval: interval * resolved.processes,
+          margin,
+          waitForAnswer,
+          answerWaitLimit,
+        }) as Local)
       : undefined;
-  const fallback = async (keyId: string, signal: AbortSignal | undefined, localRelease: ReleaseSlot | undefined) => {
+  const fallback = async (
+    keyIds: readonly string[],
+    signal: AbortSignal | undefined,
+    localRelease: ReleaseSlot | undefined,
+  ) => {
     if (!wide) return localRelease;
     try {
-      const granted = await wide.acquire(keyId, signal);
-      return bothSlots(localRelease, typeof granted === 'function' ? granted : undefined);
+      return joinSlots([localRelease, await localSlots(wide[ACQUIRE_HELD], keyIds, signal)]);
     } catch (error) {
-      localRelease?.();
+      localRelease?.({ unused: true });
       throw error;
     }
   };
@@ -186,97 +202,142 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       markUp();
       await sleep(wait, signal);
       if (!granted) continue;
-      if (performance.now() - asked - wait <= margin) return { asked, wait };
-      // Handed over late (a busy or descheduled process): Redis may have counted the slot as arrived, or granted the
-      // next one after it. Move its start to now before sending, or take a new turn if it can no longer be used.
-      // The confirmation is held to the same rule: one whose answer came more than `margin` after it was asked (it
-      // waited in the socket of a busy process) is confirmed again, so the start Redis recorded is never older than
-      // `margin` when the request goes; another process may have been granted the next start after it meanwhile.
-      for (let confirmations = 0; ; confirmations++) {
-        const confirming = performance.now();
-        const [usable] = parseReply(await raceAbort(call(key, 'start', ticket), signal));
-        if (!usable) break;
-        // After a few slow confirmations in a row, `sent()` reports the real start instead (a busy process).
-        if (performance.now() - confirming <= margin || confirmations === MAX_CONFIRMATIONS - 1) {
-          return { asked: confirming, wait: 0 };
+      const usable = await confirmed(key, ticket, { asked, wait }, signal);
+      if (usable) return usable;
+    }
+  }
+
+  /**
+   * `grant` when it is handed over within `margin` of its time; otherwise its start moved to now, or `undefined` when
+   * it can no longer be used (the caller takes a new turn).
+   */
+  async function confirmed(
+    key: string,
+    ticket: string,
+    grant: Grant,
+    signal: AbortSignal | undefined,
+  ): Promise<Grant | undefined> {
+    if (performance.now() - grant.asked - grant.wait <= margin) return grant;
+    // Handed over late (a busy or descheduled process, or a grant held while another budget was awaited): Redis may
+    // have counted the slot as arrived, or granted the next one after it. Move its start to now before sending, or
+    // take a new turn if it can no longer be used. The confirmation is held to the same rule: one whose answer came
+    // more than `margin` after it was asked (it waited in the socket of a busy process) is confirmed again, so the
+    // start Redis recorded is never older than `margin` when the request goes; another process may have been granted
+    // the next start after it meanwhile.
+    for (let confirmations = 0; ; confirmations++) {
+      const confirming = performance.now();
+      const [usable] = parseReply(await raceAbort(call(key, 'start', ticket), signal));
+      if (!usable) return undefined;
+      // After a few slow confirmations in a row, `sent()` reports the real start instead (a busy process).
+      if (performance.now() - confirming <= margin || confirmations === MAX_CONFIRMATIONS - 1) {
+        return { asked: confirming, wait: 0 };
+      }
+    }
+  }
+
+  /**
+   * A grant of every budget's Redis key, one after the other (in {@link budgetOrder}, as every process takes them: on
+   * Redis Cluster the keys may sit in different hash slots, so no one script can take them together). A grant made
+   * while a later budget was awaited is confirmed before the request goes, and taken anew if Redis has since granted
+   * that key to someone else.
+   */
+  async function reserveAll(held: Held[], signal: AbortSignal | undefined): Promise<void> {
+    for (const entry of held) entry.grant = await reserve(entry.key, entry.ticket, signal);
+    if (held.length === 1) return;
+    for (let settled = false; !settled; ) {
+      settled = true;
+      for (const entry of held) {
+        const still = await confirmed(entry.key, entry.ticket, entry.grant as Grant, signal);
+        if (still) entry.grant = still;
+        else {
+          entry.grant = await reserve(entry.key, entry.ticket, signal);
+          settled = false;
         }
       }
     }
   }
 
-  function slot(key: string, ticket: string, grant: Grant, localRelease: ReleaseSlot | undefined): ReleaseSlot {
-    // The in-process slot, as the client's newer slots are: release(outcome), sent() (possibly twice), leaving().
-    const local = localRelease as LocalSlot | undefined;
+  function slot({ key, ticket, grant }: Held): ReleaseSlot {
     let released = false;
+    let wasSent = false;
     let reportedAt = Number.NEGATIVE_INFINITY;
-    const release = (outcome?: unknown) => {
+    const release = (outcome?: SlotOutcome) => {
       if (released) return;
       released = true;
-      local?.(outcome);
+      // Never sent: the grant is given back (Redis restores the key's previous start if no later grant was made).
+      if (outcome?.unused === true && !wasSent) notify(key, 'cancel', ticket);
       // The answer (or failure) is what the next request of the key waits for.
-      if (waitForAnswer) notify(key, 'release', ticket);
+      else if (waitForAnswer) notify(key, 'release', ticket);
     };
     const sent = () => {
       if (released) return;
-      local?.sent?.();
+      wasSent = true;
       // Each call moves the start later (fetch called, then the body written). Redis recorded the granted time: a
       // start more than `margin` after it is reported, so Redis moves the key's start to its own clock.
       const now = performance.now();
-      if (now - grant.asked - grant.wait > margin && now - reportedAt > margin) {
+      const { asked, wait } = grant as Grant;
+      if (now - asked - wait > margin && now - reportedAt > margin) {
         reportedAt = now;
         notify(key, 'sent', ticket);
       }
     };
-    const leaving = () => {
-      if (!released) local?.leaving?.();
-    };
-    return Object.assign(release, { sent, leaving });
+    return Object.assign(release, { sent });
   }
 
-  return {
-    async acquire(keyId, signal) {
-      signal?.throwIfAborted();
+  async function acquireAll(keyIds: readonly string[], signal: AbortSignal | undefined): Promise<ReleaseSlot> {
+    signal?.throwIfAborted();
+    for (const keyId of keyIds) {
       if (typeof keyId !== 'string')
         throw new TypeError(`RateLimiter.acquire: keyId must be a string; got ${typeof keyId}`);
-      checkPolicy();
-      const key = resolved.prefix + createHash('sha256').update(keyId).digest('hex');
-      const granted = await local.acquire(keyId, signal);
-      const localRelease = typeof granted === 'function' ? granted : undefined;
-      if (resolved.onUnavailable === 'local' && performance.now() < downUntil) {
-        return fallback(keyId, signal, localRelease);
+    }
+    checkPolicy();
+    const order = budgetOrder(keyIds);
+    const localRelease = await localSlots(local[ACQUIRE_HELD], order, signal);
+    if (resolved.onUnavailable === 'local' && performance.now() < downUntil) {
+      return fallback(order, signal, localRelease) as Promise<ReleaseSlot>;
+    }
+    const held: Held[] = order.map((keyId) => ({
+      key: resolved.prefix + createHash('sha256').update(keyId).digest('hex'),
+      ticket: randomUUID(),
+      grant: undefined,
+    }));
+    try {
+      await reserveAll(held, signal);
+      return joinSlots([localRelease, ...held.map(slot)]) as ReleaseSlot;
+    } catch (error) {
+      // Whatever it held is given back, every budget's grant and place in line. A call abandoned at its deadline may
+      // still run later: the cancel, queued behind it on the same connection, undoes it.
+      for (const { key, ticket } of held) notify(key, 'cancel', ticket);
+      if (signal?.aborted) {
+        localRelease?.({ unused: true });
+        throw signal.reason;
       }
-      const ticket = randomUUID();
-      try {
-        return slot(key, ticket, await reserve(key, ticket, signal), localRelease);
-      } catch (error) {
-        // Whatever it held is given back. A call abandoned at its deadline may still run later: the cancel, queued
-        // behind it on the same connection, undoes it.
-        notify(key, 'cancel', ticket);
-        if (signal?.aborted) {
-          localRelease?.();
-          throw signal.reason;
-        }
-        // A setup problem is not an outage: falling back would send unshared, for good.
-        const problem = configurationProblem(error);
-        if (problem) {
-          localRelease?.();
-          throw new RateLimiterConfigurationError(
-            `The Redis rate limiter cannot work: ${problem}; the request was not sent`,
-            {
-              cause: error,
-            },
-          );
-        }
-        if (resolved.onUnavailable === 'fail') {
-          localRelease?.();
-          throw new RateLimiterUnavailableError(
-            `The Redis rate limiter is unavailable (${describe(error)}); the request was not sent`,
-            { cause: error },
-          );
-        }
-        markDown(error);
-        return fallback(keyId, signal, localRelease);
+      // A setup problem is not an outage: falling back would send unshared, for good.
+      const problem = configurationProblem(error);
+      if (problem) {
+        localRelease?.({ unused: true });
+        throw new RateLimiterConfigurationError(
+          `The Redis rate limiter cannot work: ${problem}; the request was not sent`,
+          {
+            cause: error,
+          },
+        );
       }
-    },
+      if (resolved.onUnavailable === 'fail') {
+        localRelease?.({ unused: true });
+        throw new RateLimiterUnavailableError(
+          `The Redis rate limiter is unavailable (${describe(error)}); the request was not sent`,
+          { cause: error },
+        );
+      }
+      markDown(error);
+      return fallback(order, signal, localRelease) as Promise<ReleaseSlot>;
+    }
+  }
+
+  const limiter: MultiBudgetLimiter = {
+    acquire: (keyId, signal) => acquireAll([keyId], signal),
+    [ACQUIRE_ALL]: acquireAll,
   };
+  return limiter;
 }

@@ -7,8 +7,8 @@ export interface ProcessRateLimiterOptions {
   interval?: number;
   /**
    * Extra milliseconds between two requests of a key, on top of `interval`, measured from the moment the previous one
-   * left: arrivals at the service jitter by more than the client's timers do, and p-throttle's strict mode was measured
-   * starting calls up to about 11 ms early in bursts. Enforced by a monotonic-clock check.
+   * left: arrivals at the service jitter by more than the client's timers do, and p-throttle's strict mode starts
+   * calls early in bursts (docs/benchmarks.md says by how much). Enforced by a monotonic-clock check.
    * @default 25
    */
   margin?: number;

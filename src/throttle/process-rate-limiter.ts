@@ -1,7 +1,14 @@
 import pThrottle from 'p-throttle';
 import { pause } from './pause.js';
 import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
-import { HONORS_ABORT, type RateLimiter, type ReleaseSlot, type SlotOutcome } from './rate-limiter.js';
+import {
+  ACQUIRE_HELD,
+  type AcquireHeld,
+  HONORS_ABORT,
+  type RateLimiter,
+  type ReleaseSlot,
+  type SlotOutcome,
+} from './rate-limiter.js';
 
 /** The in-process limiter: a {@link RateLimiter} that also tells how many keys it holds. */
 export interface ProcessRateLimiter extends RateLimiter {
@@ -20,9 +27,20 @@ interface InFlight {
   readonly grantedAt: number;
   /** Being written: it may reach the service at any moment, until `sent()` says it has. */
   leaving: boolean;
+  /**
+   * Granted while the request still waits for another of its budgets: it may leave at any moment after that, so the
+   * key's next request waits for its `sent()` or its release, however long (both come from this process).
+   */
+  held: boolean;
+  /** Whether `sent()` was called: a request released without it never left, and its slot is given back. */
+  wasSent: boolean;
+  /** The key's `lastStart` before this grant, restored when the grant is given back unused. */
+  readonly previousStart: number;
 }
 
 interface Waiter {
+  /** Grant it held (see {@link InFlight.held}). */
+  readonly hold: boolean;
   resolve(release: ReleaseSlot): void;
 }
 
@@ -106,6 +124,17 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     }
   }
 
+  /** Drops the key's pending p-throttle turn and its timers, for a fresh gate. */
+  function resetGate(state: KeyState): void {
+    state.gateController.abort();
+    freshGate(state);
+  }
+
+  /** Wakes every turn waiting on the key's requests in flight. */
+  function wakeAll(state: KeyState): void {
+    for (const wake of [...state.releaseListeners]) wake();
+  }
+
   function freshGate(state: Pick<KeyState, 'slot' | 'clockOffset' | 'gateController'>): void {
     state.gateController = new AbortController();
     const gate = pThrottle({
@@ -141,6 +170,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
 
   /** The earliest time the next request of the key may start. */
   function earliestStart(state: KeyState): number {
+    for (const r of state.inFlight) if (r.held) return Number.POSITIVE_INFINITY;
     // The margin applies from the moment a request left too: arrivals jitter by more than timers do.
     let earliest = state.lastStart + interval + margin;
     const lag = learntLag(performance.now());
@@ -178,17 +208,26 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     if (!waiter) return;
     state.waiters.delete(waiter);
     const now = performance.now();
-    const request: InFlight = { start: now, grantedAt: now, leaving: false };
+    const request: InFlight = {
+      start: now,
+      grantedAt: now,
+      leaving: false,
+      held: waiter.hold,
+      wasSent: false,
+      previousStart: state.lastStart,
+    };
     state.lastStart = request.start;
     state.inFlight.add(request);
     let released = false;
-    const wakeWaiting = () => {
-      for (const wake of [...state.releaseListeners]) wake();
-    };
+    const wakeWaiting = () => wakeAll(state);
     const release = (outcome?: SlotOutcome) => {
       if (released) return;
       released = true;
       state.inFlight.delete(request);
+      if (outcome?.unused === true && !request.wasSent) {
+        giveBack(id, state, request);
+        return;
+      }
       if (outcome?.rateLimited === true) {
         const now = performance.now();
         learnt = maxLag;
@@ -206,10 +245,12 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     // keeps the next start `interval` after the request really left. A waiting turn re-reads these when it wakes.
     const sent = () => {
       if (released) return;
+      request.wasSent = true;
       request.start = Math.max(request.start, performance.now());
       state.lastStart = Math.max(state.lastStart, request.start);
-      if (request.leaving) {
+      if (request.leaving || request.held) {
         request.leaving = false;
+        request.held = false;
         wakeWaiting();
       }
     };
@@ -217,6 +258,47 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       if (!released) request.leaving = true;
     };
     waiter.resolve(Object.assign(release, { sent, leaving }));
+  }
+
+  /**
+   * A grant released unused (never sent): the key's next request is spaced from the requests that did leave, not from
+   * this one, and p-throttle's gate, which counted it, is replaced so it does not delay the next one for nothing.
+   */
+  function giveBack(id: string, state: KeyState, request: InFlight): void {
+    if (state.lastStart === request.start) {
+      let last = Math.max(request.previousStart, state.lastAnswered?.start ?? Number.NEGATIVE_INFINITY);
+      for (const other of state.inFlight) last = Math.max(last, other.start);
+      state.lastStart = last;
+    }
+    if (state.slotPending) resetGate(state);
+    wakeAll(state);
+    settleIdle(id, state);
+  }
+
+  /** Waits for a slot of `id`; `hold` marks the grant held (see {@link InFlight.held}). */
+  function acquireOne(id: string, signal: AbortSignal | undefined, hold: boolean): Promise<ReleaseSlot> {
+    // Not throwIfAborted(): a signal from another realm or a polyfill may lack it.
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const state = stateFor(id);
+    return new Promise<ReleaseSlot>((resolve, reject) => {
+      const onAbort = () => {
+        state.waiters.delete(waiter);
+        // The last waiter left: drop the pending turn and its timers, so nothing keeps the process alive.
+        if (state.waiters.size === 0 && state.slotPending) resetGate(state);
+        reject(signal?.reason);
+        settleIdle(id, state);
+      };
+      const waiter: Waiter = {
+        hold,
+        resolve: (release) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(release);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      state.waiters.add(waiter);
+      pump(id, state);
+    });
   }
 
   function pump(id: string, state: KeyState): void {
@@ -238,36 +320,12 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       });
   }
 
-  const limiter: ProcessRateLimiter = {
+  const limiter: ProcessRateLimiter & { readonly [ACQUIRE_HELD]: AcquireHeld } = {
     get keyCount() {
       return keys.size;
     },
-    acquire(id, signal) {
-      // Not throwIfAborted(): a signal from another realm or a polyfill may lack it.
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      const state = stateFor(id);
-      return new Promise<ReleaseSlot>((resolve, reject) => {
-        const onAbort = () => {
-          state.waiters.delete(waiter);
-          // The last waiter left: drop the pending turn and its timers, so nothing keeps the process alive.
-          if (state.waiters.size === 0 && state.slotPending) {
-            state.gateController.abort();
-            freshGate(state);
-          }
-          reject(signal?.reason);
-          settleIdle(id, state);
-        };
-        const waiter: Waiter = {
-          resolve: (release) => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(release);
-          },
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        state.waiters.add(waiter);
-        pump(id, state);
-      });
-    },
+    acquire: (id, signal) => acquireOne(id, signal, false),
+    [ACQUIRE_HELD]: acquireOne,
   };
   Object.defineProperty(limiter, HONORS_ABORT, { value: true });
   return limiter;

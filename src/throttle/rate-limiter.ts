@@ -4,6 +4,12 @@ import { toHex } from '../internal/hex.js';
 export interface SlotOutcome {
   /** The service answered 429: the spacing was too tight for it. A limiter may widen its margin for the key. */
   readonly rateLimited?: boolean | undefined;
+  /**
+   * The request was never sent (the caller aborted while another budget of the call was still being waited for, or
+   * the attempt failed before fetch was called). A limiter may give the slot back, so the key's next request need
+   * not wait for it.
+   */
+  readonly unused?: boolean | undefined;
 }
 
 /**
@@ -30,7 +36,10 @@ export type ReleaseSlot = ((outcome?: SlotOutcome) => void) & {
  */
 export interface RateLimiter {
   /**
-   * Resolves when a request identified by `keyId` may start. `keyId` is a hash of the API key, never the key.
+   * Resolves when a request identified by `keyId` may start. `keyId` is a hash of the API key, never the key. A client
+   * that names a `rateLimitKey` asks for two budgets per request, one after the other in sorted order: the key's and
+   * the name's (a hash of it); the first grant is marked `leaving()` while the second is awaited, and released
+   * `{ unused: true }` if that wait fails.
    * Rejects with `signal.reason` as soon as `signal` aborts while waiting; the turn then passes to the next caller.
    * May resolve to a function that the client calls when the request has ended.
    */
@@ -40,10 +49,31 @@ export interface RateLimiter {
 
 /**
  * Marks a limiter of the SDK's own that rejects `acquire` as soon as its signal aborts (the in-process one): the client
- * then does not wrap its wait in one more listener and promise per call (100,000 queued calls, aborted at once, paid
- * about 70 ms for it). A registered symbol, so the ESM and CJS copies of the SDK agree.
+ * then does not wrap its wait in one more listener and promise per call, which a queue of many calls aborted at once
+ * pays for (docs/benchmarks.md). A registered symbol, so the ESM and CJS copies of the SDK agree.
  */
 export const HONORS_ABORT: unique symbol = Symbol.for('invoicing-service-sdk.limiter-honors-abort') as never;
+
+/**
+ * Marks the Redis limiter, which grants one request several budgets at once (a key's own, and its `rateLimitKey`'s):
+ * `limiter[ACQUIRE_ALL](keyIds, signal)` resolves with one slot that holds them all. Another limiter is asked for each
+ * budget in turn (see src/throttle/budgets.ts). A registered symbol, so the ESM and CJS copies of the SDK agree.
+ */
+export const ACQUIRE_ALL: unique symbol = Symbol.for('invoicing-service-sdk.limiter-acquire-all') as never;
+
+/** A limiter that takes several budgets for one request: the Redis limiter. */
+export interface MultiBudgetLimiter extends RateLimiter {
+  [ACQUIRE_ALL](keyIds: readonly string[], signal?: AbortSignal): Promise<ReleaseSlot>;
+}
+
+/**
+ * Marks the in-process limiter: `limiter[ACQUIRE_HELD](keyId, signal, hold)` is `acquire` whose grant, with `hold`,
+ * keeps the key's next request waiting until this one is sent or released, however long (see src/throttle/budgets.ts).
+ */
+export const ACQUIRE_HELD: unique symbol = Symbol.for('invoicing-service-sdk.limiter-acquire-held') as never;
+
+/** The in-process limiter's held grant. */
+export type AcquireHeld = (keyId: string, signal: AbortSignal | undefined, hold: boolean) => Promise<ReleaseSlot>;
 
 interface NodeHashLike {
   createHash(algorithm: 'sha256'): { update(data: string): { digest(encoding: 'hex'): string } };

@@ -64,7 +64,7 @@ export interface WebhookHandlerOptions {
   logger?: WarnSink | undefined;
   /**
    * How long the handler waits for the whole body, in milliseconds. A body still arriving after that is answered
-   * with 408 and the connection is closed: the service waits about 10 s for an answer, so a body that slow is not a
+   * with 408 and the connection is closed: the service waits 10 s for an answer (spec), so a body that slow is not a
    * real delivery, and a client dripping bytes cannot hold a connection open.
    * @default 10000
    */

@@ -4,7 +4,7 @@ import type { DedupeClaim, WebhookDedupeStore } from './dedupe-store.js';
 export interface MemoryDedupeStoreOptions {
   /**
    * The most event ids kept. Past it, the oldest processed records are dropped first, so memory stays bounded
-   * (about 150 bytes per id); a replay older than the dropped records is then not recognised, so the replay window
+   * (what an id costs: docs/benchmarks.md); a replay older than the dropped records is then not recognised, so the replay window
    * is shorter than `dedupeTtlMs` once more than `maxEntries` events arrive within it. Raise it on a busy receiver.
    * A claim in progress is never dropped (its redelivery would run `onEvent` a second time): when claims in progress
    * alone fill the store, `claim` rejects, so the handler answers 500 and the service redelivers the event later.

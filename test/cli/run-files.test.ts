@@ -173,11 +173,9 @@ describe('the lock of ewaybill create', () => {
     const output = join(dir, 'takeover-busy.jsonl');
     deadLock(output);
     writeFileSync(`${output}.lock.takeover`, '');
-    const started = performance.now();
+    // It gives up (a refusal, not a hang: the test's timeout guards that) after its bounded number of tries.
     const result = takeLock(output);
-    const waited = performance.now() - started;
     expect(result).toEqual({ refused: expect.stringContaining('other runs kept taking it') });
-    expect(waited).toBeLessThan(15_000);
     // The dead run's lock was left for the run taking it over.
     expect(JSON.parse(readFileSync(`${output}.lock`, 'utf8'))).toMatchObject({ pid: DEAD_PID });
     rmSync(`${output}.lock.takeover`);

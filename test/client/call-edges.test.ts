@@ -170,12 +170,19 @@ describe('the key echoed in a success answer', () => {
   });
 });
 
-/** Starts 12 calls of one new client, alternately request and createEwayBill, 0–3 microtasks apart; their order at the limiter. */
-async function limiterOrder(Client: typeof ServiceClient, rateLimitKey?: string): Promise<number[]> {
+/**
+ * Starts 12 calls of one new client, alternately request and createEwayBill, 0–3 microtasks apart; their order at the
+ * limiter, for each budget it was asked for (the key's, and the `rateLimitKey`'s when named).
+ */
+async function limiterOrder(Client: typeof ServiceClient, rateLimitKey?: string): Promise<number[][]> {
   const { fetch } = countingFetch();
-  const order: number[] = [];
+  const orders = new Map<string, number[]>();
   const rateLimiter: RateLimiter = {
-    acquire: async (_keyId, signal) => void order.push((signal as AbortSignal & { tag: number }).tag),
+    acquire: async (keyId, signal) => {
+      const order = orders.get(keyId) ?? [];
+      orders.set(keyId, order);
+      order.push((signal as AbortSignal & { tag: number }).tag);
+    },
   };
   const client = new Client({ apiKey: freshKey('fifo'), baseUrl: BASE, fetch, rateLimiter, rateLimitKey });
   const calls: Promise<unknown>[] = [];
@@ -189,7 +196,7 @@ async function limiterOrder(Client: typeof ServiceClient, rateLimitKey?: string)
     for (let tick = 0; tick < i % 4; tick++) await Promise.resolve();
   }
   await Promise.all(calls);
-  return order;
+  return [...orders.values()];
 }
 
 describe("a process's very first calls, started microtasks apart", () => {
@@ -197,7 +204,7 @@ describe("a process's very first calls, started microtasks apart", () => {
     // A fresh copy of the SDK's modules: nothing loaded yet, as in a process that just started.
     vi.resetModules();
     const fresh = await import('invoicing-service-sdk');
-    expect(await limiterOrder(fresh.ServiceClient)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(await limiterOrder(fresh.ServiceClient)).toEqual([[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]]);
   });
 });
 
@@ -209,9 +216,10 @@ describe("a new client's calls started microtasks apart", () => {
       'warm',
       validModel(),
     );
-    for (const rateLimitKey of [undefined, 'tenant-1']) {
-      expect(await limiterOrder(ServiceClient, rateLimitKey)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-    }
+    const inOrder = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+    expect(await limiterOrder(ServiceClient)).toEqual([inOrder]);
+    // Two budgets (the key's and the name's), each asked in call order.
+    expect(await limiterOrder(ServiceClient, 'tenant-1')).toEqual([inOrder, inOrder]);
   });
 });
 

@@ -16,7 +16,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from 'invoicing-service-sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { recordingFetch } from '../helpers/fake-fetch.js';
 import { freshKey, validModel } from '../helpers/model.js';
 
@@ -84,12 +84,17 @@ describe('error answers map to typed errors', () => {
       Response.json(envelope('RATE_LIMITED'), { status: 429, headers: { 'retry-after': '120' } }),
     );
     expect((seconds as RateLimitError).retryAfter).toBe(120);
-    const date = new Date(Date.now() + 90_000).toUTCString();
-    const dated = await failureOf(
-      Response.json(envelope('RATE_LIMITED'), { status: 429, headers: { 'retry-after': date } }),
-    );
-    expect((dated as RateLimitError).retryAfter).toBeGreaterThanOrEqual(88);
-    expect((dated as RateLimitError).retryAfter).toBeLessThanOrEqual(91);
+    // The SDK reads the date against Date.now(): on a fixed clock the answer is exact, however long the call took.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-21T10:00:00.000Z') });
+    try {
+      const date = new Date(Date.now() + 90_000).toUTCString();
+      const dated = await failureOf(
+        Response.json(envelope('RATE_LIMITED'), { status: 429, headers: { 'retry-after': date } }),
+      );
+      expect((dated as RateLimitError).retryAfter).toBe(90);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps a portal code too large to hold exactly as an ApiError with the error_code as received', async () => {

@@ -1,4 +1,4 @@
-// The `invoicing-service-sdk/gst` entry and the root's re-exports of it (kept through 0.x, see the CHANGELOG).
+// The `invoicing-service-sdk/gst` entry, and that the root no longer re-exports its names (since 0.2.0).
 import * as root from 'invoicing-service-sdk';
 import * as gst from 'invoicing-service-sdk/gst';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 import { createRedisDedupeStore } from 'invoicing-service-sdk/redis';
 import { createWebhookHandler } from 'invoicing-service-sdk/webhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DOCUMENT_EVENT, deliveryRequest, SECRET, withId } from '../webhooks/fixtures.js';
 import { LIBRARIES } from './clients.js';
 import { startHungServer, startRedis, type TestRedis } from './redis-server.js';
@@ -54,8 +54,12 @@ describe.each(LIBRARIES)('createRedisDedupeStore with $name', (library) => {
       const store = createRedisDedupeStore({ redis: client.redis });
       const id = eventId();
       expect(await store.claim(id, 50, 'dead')).toBe('claimed');
-      await new Promise((resolve) => setTimeout(resolve, 120));
-      expect(await store.claim(id, 5000, 'alive')).toBe('claimed');
+      // Until the lease runs out (on Redis's clock) a claim finds the event in progress; then it is claimed. Asking
+      // changes nothing while it is held, so the test asks until it is (the timeout only guards against a hang).
+      await vi.waitFor(async () => expect(await store.claim(id, 5000, 'alive')).toBe('claimed'), {
+        timeout: 10_000,
+        interval: 10,
+      });
       await store.commit(id, 60_000, 'dead'); // the dead one's late commit leaves the live claim alone
       expect(await store.claim(id, 5000, 'third')).toBe('processing');
     } finally {
@@ -118,7 +122,7 @@ describe.each(LIBRARIES)('createRedisDedupeStore with $name', (library) => {
 describe.each(LIBRARIES)('a claim abandoned at its deadline, with $name', (library) => {
   let stalling: TestRedis;
   beforeAll(async () => {
-    stalling = await startRedis(['--enable-debug-command', 'local']);
+    stalling = await startRedis();
   }, 300_000);
   afterAll(() => stalling?.stop());
 
@@ -136,14 +140,18 @@ describe.each(LIBRARIES)('a claim abandoned at its deadline, with $name', (libra
         onError: () => {},
       });
       const event = withId(DOCUMENT_EVENT, eventId());
-      // Redis stalls for 1.5 s: the claim misses its 300 ms deadline, then runs when Redis wakes up.
-      const stalled = admin.command(['DEBUG', 'SLEEP', '1.5']);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Redis stalls for 1.5 s (every client paused: the pause is in effect once Redis has said OK): the claim misses
+      // its 300 ms deadline, then runs when Redis wakes up.
+      await admin.command(['CLIENT', 'PAUSE', '1500', 'ALL']);
       expect((await handler(deliveryRequest(event))).status).toBe(500);
-      await stalled;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      // The service's redelivery, a few seconds after the first try (the lease is 2 minutes).
-      expect((await handler(deliveryRequest(event))).status).toBe(200);
+      // Redis is awake again once it answers.
+      await admin.command(['PING']);
+      // The service's redelivery (the lease is 2 minutes): it is redelivered until it is taken, as the service does;
+      // the timeout only guards against a hang.
+      await vi.waitFor(async () => expect((await handler(deliveryRequest(event))).status).toBe(200), {
+        timeout: 10_000,
+        interval: 50,
+      });
       expect(runs).toBe(1);
       expect((await handler(deliveryRequest(event))).status).toBe(200); // a duplicate
       expect(runs).toBe(1);

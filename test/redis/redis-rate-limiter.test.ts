@@ -3,7 +3,8 @@ import { createRedisRateLimiter, RateLimiterUnavailableError } from 'invoicing-s
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshKey, validModel } from '../helpers/model.js';
 import { LIBRARIES, type TestClient } from './clients.js';
-import { gaps, startCountingServer } from './counting-server.js';
+import { expectSpacedSends, type Send, stampingFetch, startCountingServer } from './counting-server.js';
+import { keyState, redisTime, spyScript } from './grants.js';
 import { startHungServer, startRedis, type TestRedis } from './redis-server.js';
 
 const INTERVAL = 300;
@@ -38,20 +39,25 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
   it('keeps the requests of one key interval apart at the service across three processes (waitForAnswer)', async () => {
     const server = await startCountingServer();
     const apiKey = freshKey('redis-gaps');
+    const sends: Send[] = [];
     try {
       await withClients(library, 3, async (clients) => {
         const calls = clients.flatMap((client, p) => {
           const rateLimiter = createRedisRateLimiter({ redis: client.redis, interval: INTERVAL, waitForAnswer: true });
-          const service = new ServiceClient({ apiKey, baseUrl: server.baseUrl, rateLimiter });
+          const service = new ServiceClient({
+            apiKey,
+            baseUrl: server.baseUrl,
+            rateLimiter,
+            fetch: stampingFetch(sends),
+          });
           return [0, 1, 2].map((i) => service.createEwayBill(`p${p}-${i}`, validModel()));
         });
         await Promise.all(calls);
       });
       expect(server.arrivals).toHaveLength(9);
-      expect(new Set(server.ids).size).toBe(9);
-      for (const gap of gaps(server.arrivals)) expect(gap).toBeGreaterThanOrEqual(INTERVAL);
+      const ordered = expectSpacedSends(sends, server, INTERVAL);
       // Every process got turns before any finished all of its own (first come, first served across processes).
-      expect(new Set(server.ids.slice(0, 3).map((id) => id.split('-')[0])).size).toBeGreaterThan(1);
+      expect(new Set(ordered.slice(0, 3).map((send) => send.id.split('-')[0])).size).toBeGreaterThan(1);
     } finally {
       await server.close();
     }
@@ -60,29 +66,41 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
   it('starts the next request interval after the previous answer, across processes (waitForAnswer)', async () => {
     const server = await startCountingServer(150);
     const apiKey = freshKey('redis-answer');
+    const sends: Send[] = [];
     try {
       await withClients(library, 2, async (clients) => {
         const calls = clients.flatMap((client, p) => {
           const rateLimiter = createRedisRateLimiter({ redis: client.redis, interval: INTERVAL, waitForAnswer: true });
-          const service = new ServiceClient({ apiKey, baseUrl: server.baseUrl, rateLimiter });
+          const service = new ServiceClient({
+            apiKey,
+            baseUrl: server.baseUrl,
+            rateLimiter,
+            fetch: stampingFetch(sends),
+          });
           return [0, 1].map((i) => service.createEwayBill(`p${p}-${i}`, validModel()));
         });
         await Promise.all(calls);
       });
       expect(server.arrivals).toHaveLength(4);
+      const ordered = expectSpacedSends(sends, server, INTERVAL);
+      // Each send is interval after the previous request's answer was written: the answer is stamped before it is
+      // written, so the client cannot have seen it earlier (one clock, Date.now(), on one machine).
       for (let i = 1; i < 4; i++) {
-        expect((server.arrivals[i] ?? 0) - (server.answers[i - 1] ?? Number.NaN)).toBeGreaterThanOrEqual(INTERVAL);
+        const previous = server.answers[server.ids.indexOf(ordered[i - 1]?.id ?? '')] ?? Number.NaN;
+        expect((ordered[i]?.at ?? Number.NaN) - previous).toBeGreaterThanOrEqual(INTERVAL);
       }
     } finally {
       await server.close();
     }
   });
 
-  it('by default spaces the starts only, deciding each in at most two Redis calls', async () => {
-    const server = await startCountingServer(150);
+  it('by default spaces the starts only, asking Redis for each', async () => {
+    // No answer is written before all four requests have arrived: a limiter that waited for answers would hang here.
+    const server = await startCountingServer(0, 4);
     const apiKey = freshKey('redis-starts');
-    const sends: number[] = [];
+    const sends: Send[] = [];
     try {
+      const spies: ReturnType<typeof spyScript>[] = [];
       await withClients(library, 2, async ([a, b]) => {
         if (!a || !b) throw new Error('two clients expected');
         await a.command(['CONFIG', 'RESETSTAT']);
@@ -91,11 +109,11 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
             new ServiceClient({
               apiKey,
               baseUrl: server.baseUrl,
-              rateLimiter: createRedisRateLimiter({ redis: client.redis, interval: INTERVAL }),
-              fetch: (input, init) => {
-                sends.push(performance.now());
-                return fetch(input, init);
-              },
+              rateLimiter: createRedisRateLimiter({
+                redis: spies[spies.push(spyScript(client.redis)) - 1]?.redis as never,
+                interval: INTERVAL,
+              }),
+              fetch: stampingFetch(sends),
             }),
         );
         await Promise.all(
@@ -106,17 +124,20 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
           (sum, match) => sum + Number(match[1]),
           0,
         );
-        // One call per request, a second when it had to wait for its turn, plus at most one EVAL per connection to
-        // load the script (NOSCRIPT) and one `sent` report per request that a loaded machine handed to fetch late.
+        // Redis decided every request. How many calls each decision takes grows with the machine's load (a grant
+        // handed over late is confirmed again), so it is a benchmark figure, not a bound: "Redis script calls … per
+        // granted request" in `ONLY=one-key-starts npm run bench:redis`.
         expect(scriptCalls).toBeGreaterThanOrEqual(4);
-        expect(scriptCalls).toBeLessThanOrEqual(2 * 4 + 2 + 4);
       });
       // Starts only spaces the starts (fetch called); arrivals may jitter, which is what waitForAnswer is for.
       expect(sends).toHaveLength(4);
-      for (const gap of gaps(sends)) expect(gap).toBeGreaterThanOrEqual(INTERVAL);
-      // Starts only: some request started less than interval after the previous answer.
-      const afterAnswers = server.arrivals.slice(1).map((at, i) => at - (server.answers[i] ?? 0));
-      expect(Math.min(...afterAnswers)).toBeLessThan(INTERVAL);
+      expectSpacedSends(sends, server, INTERVAL);
+      // Starts only: Redis is asked to space starts, never told of an answer (no `release`), so all four were sent
+      // while the first was still unanswered (the server held every answer until the fourth arrived).
+      const calls = spies.flatMap((spy) => spy.calls);
+      expect(calls.filter((call) => call.op === 'acquire').length).toBeGreaterThanOrEqual(4);
+      expect(calls.filter((call) => call.waitForAnswer || call.op === 'release')).toEqual([]);
+      expect(Math.max(...sends.map((send) => send.at))).toBeLessThanOrEqual(Math.min(...server.answers));
     } finally {
       await server.close();
     }
@@ -153,23 +174,34 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
   it('lets a call aborted while waiting leave at once, and gives its reservation back', async () => {
     await withClients(library, 2, async ([a, b]) => {
       if (!a || !b) throw new Error('two clients expected');
-      const options = { interval: 2000, waitForAnswer: false } as const;
+      const options = { interval: 2000, margin: 25, waitForAnswer: false } as const;
       const first = createRedisRateLimiter({ redis: a.redis, ...options });
-      const second = createRedisRateLimiter({ redis: b.redis, ...options });
+      const spy = spyScript(b.redis);
+      const second = createRedisRateLimiter({ redis: spy.redis, ...options });
       const keyId = freshKey('abort').padEnd(64, '0');
       const holder = await first.acquire(keyId);
+      const held = await keyState(a, keyId);
       const controller = new AbortController();
       const waiting = second.acquire(keyId, controller.signal);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const abortedAt = performance.now();
+      // Redis told it to come back later: it is waiting for its turn.
+      await spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
       controller.abort(new Error('caller gave up'));
+      // It leaves while the holder still holds the key: it did not wait for its turn.
       await expect(waiting).rejects.toThrow('caller gave up');
-      expect(performance.now() - abortedAt).toBeLessThan(500);
-      if (typeof holder === 'function') holder();
-      // The aborted call's slot (2 s after the holder) was given back: the next caller gets it, not the one after.
-      const askedAt = performance.now();
+      if (typeof holder !== 'function') throw new Error('a release function expected');
+      // Its place was given back: Redis holds no waiter for the key, and the latest grant is still the holder's.
+      await spy.next((call) => call.op === 'cancel');
+      const afterCancel = await keyState(a, keyId);
+      expect(afterCancel.ls).toBe(held.ls);
+      expect(Object.keys(afterCancel.q ?? {})).toEqual([]);
+      holder();
+      // So the next caller gets the slot right after the holder's (interval + margin on Redis's clock, or later if it
+      // asked later), not the one after the aborted call's.
       const next = await createRedisRateLimiter({ redis: b.redis, ...options }).acquire(keyId);
-      expect(performance.now() - askedAt).toBeLessThan(3000);
+      const granted = (await keyState(a, keyId)).ls ?? Number.NaN;
+      const now = await redisTime(a);
+      expect(granted).toBeGreaterThanOrEqual((held.ls ?? Number.NaN) + 2025);
+      expect(granted).toBeLessThanOrEqual(Math.max(now, (held.ls ?? Number.NaN) + 2025));
       if (typeof next === 'function') next();
     });
   });
@@ -187,11 +219,17 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
         waitForAnswer: true,
         logger,
       });
-      const service = new ServiceClient({ apiKey: freshKey('hung'), baseUrl: server.baseUrl, rateLimiter });
+      const sends: Send[] = [];
+      const service = new ServiceClient({
+        apiKey: freshKey('hung'),
+        baseUrl: server.baseUrl,
+        rateLimiter,
+        fetch: stampingFetch(sends),
+      });
       const results = await Promise.allSettled([0, 1, 2].map((i) => service.createEwayBill(`h${i}`, validModel())));
       expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
       expect(server.arrivals).toHaveLength(3);
-      for (const gap of gaps(server.arrivals)) expect(gap).toBeGreaterThanOrEqual(INTERVAL);
+      expectSpacedSends(sends, server, INTERVAL);
       expect(logger.warnings).toHaveLength(1);
       expect(logger.warnings[0]).toMatch(/did not answer .* within 200 ms/);
     } finally {
@@ -225,6 +263,12 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
     const apiKey = freshKey('restart');
     await withClients(library, 2, async (clients) => {
       const logger = recordingLogger();
+      const warned = new Promise<void>((resolve) => {
+        logger.warn = (message: string) => {
+          logger.warnings.push(message);
+          resolve();
+        };
+      });
       const services = clients.map(
         (client) =>
           new ServiceClient({
@@ -243,17 +287,21 @@ describe.each(LIBRARIES)('createRedisRateLimiter with $name', (library) => {
       const calls = Promise.allSettled(
         ids.map((id) => services[Number(id[1])]?.createEwayBill(id, validModel()) ?? Promise.reject()),
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Mid-run: once some requests went out, Redis stops; once a limiter noticed (its warning), it starts again.
+      await server.arrived(1);
       await redis.stop();
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await warned;
       await redis.start();
       const results = await calls;
       expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(ids.length);
       expect(server.ids.toSorted()).toEqual(ids.toSorted());
-      // Back on Redis: a call after the restart writes its key again.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await services[0]?.createEwayBill('after', validModel());
-      const keys = (await clients[0]?.command(['KEYS', 'invoicing-service-sdk:rate:*'])) as string[];
+      // Back on Redis: a call made once `recheckAfter` has passed writes its key again. Calls are made until one does
+      // (each is spaced by the limiter, so the clock moves on), at most ten.
+      let keys: string[] = [];
+      for (let i = 0; i < 10 && keys.length === 0; i++) {
+        await services[0]?.createEwayBill(`after-${i}`, validModel());
+        keys = (await clients[0]?.command(['KEYS', 'invoicing-service-sdk:rate:*'])) as string[];
+      }
       expect(keys.length).toBeGreaterThan(0);
     });
     await server.close();
@@ -268,15 +316,20 @@ describe('createRedisRateLimiter details', () => {
       if (!a || !b) throw new Error('two clients expected');
       const options = { interval: 500, margin: 10, waitForAnswer: false } as const;
       const keyId = freshKey('late-send').padEnd(64, '0');
-      const first = await createRedisRateLimiter({ redis: a.redis, ...options }).acquire(keyId);
+      const spy = spyScript(a.redis);
+      const first = await createRedisRateLimiter({ redis: spy.redis, ...options }).acquire(keyId);
+      const granted = (await keyState(a, keyId)).ls ?? Number.NaN;
+      // The request is handed to fetch 200 ms after its slot: the lateness is this test's subject (a busy process).
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const sentAt = performance.now();
       if (typeof first !== 'function') throw new Error('a release function expected');
       first.sent?.();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The report reached Redis: the key's recorded start moved to Redis's clock at the report, past the slot.
+      await spy.next((call) => call.op === 'sent');
+      const reported = (await keyState(a, keyId)).ls ?? Number.NaN;
+      expect(reported).toBeGreaterThanOrEqual(granted + 200);
       const second = await createRedisRateLimiter({ redis: b.redis, ...options }).acquire(keyId);
-      // Measured from the late send, not from the slot 200 ms before it.
-      expect(performance.now() - sentAt).toBeGreaterThanOrEqual(500);
+      // The next grant is measured from the late send, not from the slot 200 ms before it.
+      expect((await keyState(a, keyId)).ls).toBeGreaterThanOrEqual(reported + 510);
       first();
       if (typeof second === 'function') second();
     });
@@ -286,28 +339,25 @@ describe('createRedisRateLimiter details', () => {
     await withClients(library, 1, async ([client]) => {
       if (!client) throw new Error('a client expected');
       let stalls = 1;
-      // The process is busy for 400 ms when the first grant comes back, past margin + answerWaitLimit (110 ms).
-      const stalling = new Proxy(client.redis as object, {
-        get(target, property) {
-          const value = Reflect.get(target, property);
-          if ((property !== 'evalsha' && property !== 'eval') || typeof value !== 'function')
-            return typeof value === 'function' ? value.bind(target) : value;
-          return (...args: unknown[]) =>
-            (value.apply(target, args) as Promise<unknown>).then((reply) => {
-              if (stalls-- > 0) for (const until = performance.now() + 400; performance.now() < until; );
-              return reply;
-            });
-        },
+      const keyId = freshKey('stall').padEnd(64, '0');
+      let firstGrant = Number.NaN;
+      // The process is busy for 400 ms when the first grant comes back, past margin + answerWaitLimit (110 ms): the
+      // stall is this test's subject. The grant Redis recorded is read before it.
+      const spy = spyScript(client.redis, async () => {
+        if (stalls-- <= 0) return;
+        firstGrant = (await keyState(client, keyId)).ls ?? Number.NaN;
+        for (const until = performance.now() + 400; performance.now() < until; );
       });
-      const rateLimiter = createRedisRateLimiter({
-        redis: stalling as never,
-        margin: 10,
-        answerWaitLimit: 100,
-      });
-      const askedAt = performance.now();
-      const release = await rateLimiter.acquire(freshKey('stall').padEnd(64, '0'));
-      // Not sent 400 ms late on a slot Redis already counted as arrived: a new one, interval after that.
-      expect(performance.now() - askedAt).toBeGreaterThanOrEqual(1000);
+      const rateLimiter = createRedisRateLimiter({ redis: spy.redis, margin: 10, answerWaitLimit: 100 });
+      const release = await rateLimiter.acquire(keyId);
+      // Not sent 400 ms late on a slot Redis already counted as arrived: the late grant could not be confirmed, and a
+      // new turn was taken, interval + margin after the first grant on Redis's clock.
+      expect(spy.calls.map((call) => [call.op, call.reply?.[0]]).slice(0, 3)).toEqual([
+        ['acquire', 1],
+        ['start', 0],
+        ['acquire', expect.any(Number)],
+      ]);
+      expect((await keyState(client, keyId)).ls).toBeGreaterThanOrEqual(firstGrant + 1010);
       if (typeof release === 'function') release();
     });
   });
@@ -315,36 +365,44 @@ describe('createRedisRateLimiter details', () => {
   it('confirms a late grant again when the confirmation itself came back late (a busy process, bench:redis-scale)', async () => {
     await withClients(library, 2, async ([a, b]) => {
       if (!a || !b) throw new Error('two clients expected');
-      const options = { interval: 500, margin: 10 } as const;
+      const options = { interval: 500, margin: 10, answerWaitLimit: 10_000 } as const;
       const keyId = freshKey('late-confirm').padEnd(64, '0');
-      const ops: string[] = [];
-      // Process A's answers wait in its socket: the grant 50 ms (> margin: confirmed with `start`), then that
-      // confirmation 200 ms. Redis recorded A's start when it confirmed; process B asks meanwhile.
+      // Process A's answers wait in its socket (this test's subject: a busy process): the grant 50 ms (> margin:
+      // confirmed with `start`), then that confirmation 200 ms. Redis recorded A's start when it confirmed; process B
+      // asks meanwhile, once that confirmation's reply is in A's hands.
       let delays = [50, 200];
-      const late = new Proxy(a.redis as object, {
-        get(target, property) {
-          const value = Reflect.get(target, property);
-          if ((property !== 'evalsha' && property !== 'eval') || typeof value !== 'function')
-            return typeof value === 'function' ? value.bind(target) : value;
-          return (...args: unknown[]) => {
-            ops.push(String(args[3]));
-            return (value.apply(target, args) as Promise<unknown>).then((reply) => {
-              const delay = delays.shift() ?? 0;
-              return delay ? new Promise((resolve) => setTimeout(() => resolve(reply), delay)) : reply;
-            });
-          };
-        },
+      let confirmed: () => void = () => {};
+      const aConfirmed = new Promise<void>((resolve) => {
+        confirmed = resolve;
       });
-      const t0 = performance.now();
-      const first = createRedisRateLimiter({ redis: late as never, ...options }).acquire(keyId);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const spy = spyScript(a.redis, async (call) => {
+        if (call.op === 'start') confirmed();
+        const delay = delays.shift() ?? 0;
+        if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+      });
+      const first = createRedisRateLimiter({ redis: spy.redis, ...options }).acquire(keyId);
+      await aConfirmed;
       const second = createRedisRateLimiter({ redis: b.redis, ...options }).acquire(keyId);
-      const [releaseA, aAt] = await first.then((release) => [release, performance.now() - t0] as const);
-      const [releaseB, bAt] = await second.then((release) => [release, performance.now() - t0] as const);
-      // A sends about 250 ms after it asked: B's start is interval after that, not after the start A confirmed at 50 ms.
-      expect(aAt).toBeGreaterThanOrEqual(250);
-      expect(bAt - aAt).toBeGreaterThanOrEqual(500);
-      expect(ops.filter((op) => op === 'start').length).toBeGreaterThanOrEqual(2);
+      // Each request is sent when its limiter hands its slot over: the send time (Date.now()) is reported, as the
+      // client reports it when it hands the request to fetch.
+      const send = (release: Awaited<typeof first>) => {
+        if (typeof release === 'function') release.sent?.();
+        return [release, Date.now()] as const;
+      };
+      const [[releaseA, aAt], [releaseB, bAt]] = await Promise.all([first.then(send), second.then(send)]);
+      // A was sent about 250 ms after it asked; B, interval after that, not after the start A confirmed at 50 ms.
+      expect(Math.abs(bAt - aAt)).toBeGreaterThanOrEqual(500);
+      // A's first confirmation came back late, so it confirmed again: the start Redis recorded for A is that of its
+      // last confirmation, and B's grant is interval + margin from it (on Redis's clock), not from the start A
+      // confirmed first. Both slots are still held (answerWaitLimit keeps them for 10 s), so Redis shows both.
+      expect(spy.calls.filter((call) => call.op === 'start').length).toBeGreaterThanOrEqual(2);
+      const starts = Object.values((await keyState(a, keyId)).fl ?? {})
+        .map((slot) => (slot as { s: number }).s)
+        .toSorted((x, y) => x - y);
+      expect(starts).toHaveLength(2);
+      expect((starts[1] ?? Number.NaN) - (starts[0] ?? Number.NaN)).toBeGreaterThanOrEqual(510);
+      const confirmedLast = spy.calls.findLast((call) => call.op === 'start');
+      expect(confirmedLast?.reply?.[0]).toBe(1);
       delays = [];
       if (typeof releaseA === 'function') releaseA();
       if (typeof releaseB === 'function') releaseB();

@@ -41,36 +41,47 @@ export interface TestRedis {
   start(): Promise<void>;
 }
 
+/** Spawns `redis-server` with `args` and resolves once it accepts connections (its output says so). */
+export async function spawnRedis(args: readonly string[]): Promise<ChildProcess> {
+  const started = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 15_000);
+    started.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    started.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}:\n${output}`));
+    });
+  });
+  started.stdout?.removeAllListeners('data');
+  started.stdout?.resume();
+  started.removeAllListeners('exit');
+  return started;
+}
+
 /** Starts one; `extraArgs` are more redis-server options (`['--enable-debug-command', 'local']`, say). */
 export async function startRedis(extraArgs: readonly string[] = []): Promise<TestRedis> {
   ensureRedisServer();
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    child = started;
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 15_000);
-      started.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      started.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited with ${code}:\n${output}`));
-      });
-    });
-    started.stdout?.removeAllListeners('data');
-    started.stdout?.resume();
-    started.removeAllListeners('exit');
+    child = await spawnRedis([
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      ...extraArgs,
+    ]);
   };
   const stop = async () => {
     const running = child;

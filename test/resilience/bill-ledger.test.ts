@@ -46,7 +46,8 @@ describe('seeded fault injection: the outcome of every call agrees with the bill
       const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
       const key = freshKey('ledger');
       const docs = Array.from({ length: DOCS }, (_, i) => `doc_${seed}_${i}`);
-      server = await startBillServer({ keys: [key], documents: docs, slowMs: SLOW_MS });
+      const extra = [`doc_${seed}_ok`, `doc_${seed}_lost`, `doc_${seed}_unsent`];
+      server = await startBillServer({ keys: [key], documents: [...docs, ...extra], slowMs: SLOW_MS });
       const live = server;
       const client = new ServiceClient({
         apiKey: key,
@@ -70,9 +71,41 @@ describe('seeded fault injection: the outcome of every call agrees with the bill
           return { doc, steps, outcome: mayHaveSucceeded(error) ? ('maybe' as const) : ('not-sent' as const), error };
         }
       });
-      const results = await Promise.all(runs);
+      // Each kind of outcome, whatever the machine's load does to the seeded mix (its timeouts and aborts are real
+      // time): a call that succeeds, one whose answer never comes (sent, then timed out: may have succeeded), and one
+      // aborted before it was sent.
+      const fixed = [
+        { doc: `doc_${seed}_ok`, steps: ['normal'], signal: undefined },
+        { doc: `doc_${seed}_lost`, steps: ['generate-then-hang'], signal: undefined },
+        { doc: `doc_${seed}_unsent`, steps: ['normal'], signal: AbortSignal.abort(new Error('gave up first')) },
+      ] as const;
+      for (const { doc, steps } of fixed) live.script(doc, ...steps);
+      // The successful one on a client whose timeout only guards against a hang: a loaded machine cannot make it late.
+      const steady = new ServiceClient({
+        apiKey: key,
+        baseUrl: live.baseUrl,
+        rateLimiter: { acquire: async () => undefined },
+        preflight: 'off',
+        timeout: 60_000,
+        logger: { debug() {}, warn() {} },
+      });
+      const forced = fixed.map(async ({ doc, steps, signal }) => {
+        try {
+          await (doc.endsWith('_lost') ? client : steady).createEwayBill(doc, validModel(), { signal });
+          return { doc, steps: [...steps], outcome: 'success' as const };
+        } catch (error) {
+          return {
+            doc,
+            steps: [...steps],
+            outcome: mayHaveSucceeded(error) ? ('maybe' as const) : ('not-sent' as const),
+            error,
+          };
+        }
+      });
+      const results = [...(await Promise.all(runs)), ...(await Promise.all(forced))];
+      expect(results.slice(-3).map((result) => result.outcome)).toEqual(['success', 'maybe', 'not-sent']);
       // Requests the service is still working on (slow answers) record their bills before the ledger is read.
-      await new Promise((resolve) => setTimeout(resolve, SLOW_MS + 200));
+      await live.idle();
       const tally = { success: 0, maybe: 0, 'not-sent': 0, bills: 0 };
       for (const result of results) {
         const bills = live.generated.get(result.doc) ?? 0;
@@ -84,7 +117,7 @@ describe('seeded fault injection: the outcome of every call agrees with the bill
         if (result.outcome === 'not-sent') expect(bills, where).toBe(0);
       }
       if (process.env.LEDGER_REPORT) console.log(`seed ${seed}`, JSON.stringify(tally), `posts ${live.posts.length}`);
-      // The run exercised each kind of outcome, or it proves little.
+      // Every kind of outcome was checked against the bills (the three fixed calls make sure of it).
       expect(tally.success).toBeGreaterThan(0);
       expect(tally.maybe).toBeGreaterThan(0);
       expect(tally['not-sent']).toBeGreaterThan(0);

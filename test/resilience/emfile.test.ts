@@ -24,12 +24,15 @@ const model = JSON.parse(process.env.MODEL);
 const noWait = { acquire: async () => undefined };
 // Loads ky and the preflight rules before the burst: module files need descriptors too.
 await new ServiceClient({ apiKey: 'emfile_warm_key_0123', baseUrl, rateLimiter: noWait }).createEwayBill('warm', model);
+// The first failed attempt (a retry, or a call that failed) is told on stderr (already open: no descriptor needed).
+let told = false;
+const tell = () => { if (!told) { told = true; process.stderr.write('first-failure\\n'); } };
 const calls = Array.from({ length: Number(count) }, (_, i) =>
-  new ServiceClient({ apiKey: 'emfile_key_' + i + '_0123456789', baseUrl, rateLimiter: noWait, maxRetries: Number(retries) })
+  new ServiceClient({ apiKey: 'emfile_key_' + i + '_0123456789', baseUrl, rateLimiter: noWait, maxRetries: Number(retries), hooks: { onRetry: tell } })
     .createEwayBill('doc-' + i, model)
     .then(
       () => ({ doc: 'doc-' + i, ok: true }),
-      (e) => ({ doc: 'doc-' + i, ok: false, code: e.code, mayHaveSucceeded: e.mayHaveSucceeded, message: String(e.message).slice(0, 200) }),
+      (e) => (tell(), { doc: 'doc-' + i, ok: false, code: e.code, mayHaveSucceeded: e.mayHaveSucceeded, message: String(e.message).slice(0, 200) }),
     ),
 );
 process.stdout.write(JSON.stringify(await Promise.all(calls)));
@@ -46,19 +49,30 @@ interface Outcome {
   message?: string;
 }
 
-/** Runs the burst in a child whose file limit is `limit`; the server answers each bill after `holdMs`. */
+/**
+ * Runs the burst in a child whose file limit is `limit`. The server holds every answer of the burst until the child
+ * says an attempt failed (the limit bit), so the burst's connections are all open at once however slowly a loaded
+ * machine opens them; then it answers them all, and every later request at once.
+ */
 async function burst(count: number, retries: number, limit: number) {
   const bills = new Map<string, number>();
+  const held: (() => void)[] = [];
+  let released = false;
+  const release = () => {
+    released = true;
+    for (const answer of held.splice(0)) answer();
+  };
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       const doc = req.url?.split('/').at(-1) ?? '';
       if (req.method === 'POST') bills.set(doc, (bills.get(doc) ?? 0) + 1);
-      // Held a moment, so the connections of the burst are open at once.
-      setTimeout(() => {
+      const answer = () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ success: true, message: 'E-way bill 331000123456 generated' }));
-      }, 150);
+      };
+      if (released || doc === 'warm') answer();
+      else held.push(answer);
     });
   });
   const { port, close } = await listenOnLoopback(server);
@@ -83,6 +97,7 @@ async function burst(count: number, retries: number, limit: number) {
     });
     child.stderr.on('data', (chunk: Buffer) => {
       err += chunk;
+      if (err.includes('first-failure')) release();
     });
     const code = await new Promise<number | null>((resolve) => {
       const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);

@@ -19,6 +19,7 @@ type RawFault = (socket: Socket) => void;
 /** A raw TCP server on loopback that reads each HTTP request whole, counts POSTs, then runs the fault. */
 async function startRawServer(fault: RawFault) {
   const sockets = new Set<Socket>();
+  const whenClosed = new Set<() => void>();
   let posts = 0;
   let bytesWritten = 0;
   const server: Server = createServer((socket) => {
@@ -26,6 +27,7 @@ async function startRawServer(fault: RawFault) {
     socket.on('close', () => {
       bytesWritten += socket.bytesWritten;
       sockets.delete(socket);
+      if (sockets.size === 0) for (const resolve of whenClosed) resolve();
     });
     socket.on('error', () => {});
     let buffered = Buffer.alloc(0);
@@ -48,6 +50,12 @@ async function startRawServer(fault: RawFault) {
     get posts() {
       return posts;
     },
+    /** Resolves once every connection has closed. */
+    allClosed: () =>
+      new Promise<void>((resolve) => {
+        if (sockets.size === 0) resolve();
+        else whenClosed.add(resolve);
+      }),
     get bytesWritten() {
       return bytesWritten + [...sockets].reduce((sum, s) => sum + s.bytesWritten, 0);
     },
@@ -232,8 +240,8 @@ describe('a 100 MB answer', () => {
       expect(error).toBeInstanceOf(ApiError);
       expect(error).toMatchObject({ code: 'UNEXPECTED_RESPONSE', reason: 'too-large' });
       expect(mayHaveSucceeded(error)).toBe(true);
-      // The client closed the connection long before 100 MB went out.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The client closed the connection long before 100 MB went out: once the server saw it close, the count is final.
+      await server.allClosed();
       expect(server.bytesWritten).toBeLessThan(20 * 1024 * 1024);
     } finally {
       await server.close();
@@ -255,11 +263,10 @@ describe('1 MB adversarial inputs to every text check finish (no catastrophic ba
     ],
   ];
   for (const [name, check] of checks) {
+    // A catastrophic pattern on 1 MB takes hours: the test's timeout (60 s, about 850 times the worst case the audit
+    // measured) catches that hang. How fast the checks are is a figure of the machine, not bounded here.
     it(name, () => {
-      // A catastrophic pattern on 1 MB takes hours; the bound is 70 times the worst case the audit measured.
-      const started = performance.now();
       for (const input of inputs) check(input);
-      expect(performance.now() - started).toBeLessThan(5_000);
-    });
+    }, 60_000);
   }
 });

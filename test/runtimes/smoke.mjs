@@ -6,8 +6,20 @@
  * @param {{ baseUrl: string, apiKey: string, docHashId: string, webhook: { body: string, signature: string, secret: string } }} config
  */
 export async function smoke(sdk, config) {
-  const result = {};
-  const client = new sdk.ServiceClient({ apiKey: config.apiKey, baseUrl: config.baseUrl, maxRetries: 0 });
+  // When the SDK handed each request to fetch (`Date.now()`, the clock the harness's mock stamps arrivals with): the
+  // rate limiter's decision, as this runtime carried it out. The harness checks these, not the gap between arrivals.
+  const sends = [];
+  const result = { sends };
+  const stampedFetch = (input, init) => {
+    sends.push(Date.now());
+    return fetch(input, init);
+  };
+  const client = new sdk.ServiceClient({
+    apiKey: config.apiKey,
+    baseUrl: config.baseUrl,
+    maxRetries: 0,
+    fetch: stampedFetch,
+  });
   const model = {
     supply_type: 'Outward',
     sub_supply_type: 'Supply',

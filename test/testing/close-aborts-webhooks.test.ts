@@ -21,7 +21,12 @@ const receiver = createServer((req) => { req.resume(); arrivals += 1; arrived();
 await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 receiver.unref();
 const until = (n) => new Promise((resolve) => { arrived = () => { if (arrivals >= n) resolve(); }; arrived(); });
-const webhook = { url: 'http://127.0.0.1:' + receiver.address().port + '/hook', secret: 'whsec_close_word_test' };
+// A delivery timeout far beyond the test's guard: a delivery that close() did not abort keeps the process alive.
+const webhook = {
+  url: 'http://127.0.0.1:' + receiver.address().port + '/hook',
+  secret: 'whsec_close_word_test',
+  timeoutMs: 600_000,
+};
 const mock = await startMockServer({ webhook });
 // A delivery of its own (a document created through the API), and one the test asked for.
 const created = await fetch(mock.baseUrl + '/v2/doc', {
@@ -44,14 +49,15 @@ process.on('exit', () => console.log(JSON.stringify({ exitMs: Date.now() - start
 afterAll(() => sdk?.remove());
 
 describe('startMockServer().close() with webhook deliveries in flight', () => {
-  it('aborts them, so the process exits at once after close(), not after the 10 s delivery timeout', async () => {
+  it('aborts them, so the process exits after close(), not after the delivery timeout', async () => {
     const child = spawn(process.execPath, [join(sdk.dir, 'close.mjs')], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    // Before the fix the process lived on for the 10 s delivery timeout: kill it well before that.
-    const killer = setTimeout(() => child.kill('SIGKILL'), 6000);
+    // Before the fix the process lived on for the delivery timeout (10 minutes here): the guard kills it long before,
+    // and the test fails on the signal. The guard only catches that hang; it is not a bound on how fast the exit is.
+    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
       child.once('exit', (c, s) => resolve([c, s])),
     );
@@ -63,7 +69,6 @@ describe('startMockServer().close() with webhook deliveries in flight', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(result).toMatchObject({ status: 200, arrivals: 2 });
     expect(result?.outcome).toMatch(/closed/);
-    // Before the fix the delivery's 10 s timeout kept the process alive; 5 s leaves room for a loaded machine.
-    expect(exit?.exitMs).toBeLessThan(5000);
-  });
+    expect(exit).toHaveProperty('exitMs');
+  }, 90_000);
 });

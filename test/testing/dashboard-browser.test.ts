@@ -3,7 +3,7 @@
 // Set DASHBOARD_SCREENSHOT=docs/images/dashboard.png to refresh the screenshot in docs/testing.md.
 
 import { createHash } from 'node:crypto';
-import { RateLimitError, ServiceClient } from 'invoicing-service-sdk';
+import { createProcessRateLimiter, RateLimitError, ServiceClient } from 'invoicing-service-sdk';
 import { buildEwayBillModel, type MockServer, startMockServer } from 'invoicing-service-sdk/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,9 @@ import { recordingReceiver } from './helpers.js';
 const KEY = 'tamarind.mangosteen.jackfruit';
 const KEY_HASH = createHash('sha256').update(KEY).digest('hex').slice(0, 12);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const WAIT_MS = 8_000;
+// How long a wait for the page or the mock may take before the test calls it a hang. Only a guard: on a loaded machine
+// (the full suite, or `npm run test:stress`) Chromium can take seconds to render; nothing here is a bound on speed.
+const WAIT_MS = 60_000;
 
 /** Polls `check` until it is true, for at most `timeoutMs`. */
 async function until(check: () => boolean, what: string, timeoutMs = WAIT_MS): Promise<void> {
@@ -25,7 +27,7 @@ async function until(check: () => boolean, what: string, timeoutMs = WAIT_MS): P
   }
 }
 
-describe('the mock dashboard in Chromium', () => {
+describe('the mock dashboard in Chromium', { timeout: 2 * WAIT_MS }, () => {
   let mock: MockServer;
   let receiver: Awaited<ReturnType<typeof recordingReceiver>>;
   let receiverUrl: string;
@@ -42,7 +44,7 @@ describe('the mock dashboard in Chromium', () => {
       port: 0,
       host: '127.0.0.1',
       apiKey: KEY,
-      webhook: { url: receiverUrl, secret: 'browser-test-secret', timeoutMs: 5_000 },
+      webhook: { url: receiverUrl, secret: 'browser-test-secret', timeoutMs: WAIT_MS },
     });
     events = await openEvents(new URL('/_dashboard/events', mock.dashboardUrl).href);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 20_000 });
@@ -50,7 +52,7 @@ describe('the mock dashboard in Chromium', () => {
     page.setDefaultTimeout(WAIT_MS);
     await page.goto(mock.dashboardUrl);
     await page.getByText('Live: updates as requests arrive.').waitFor();
-  });
+  }, 2 * WAIT_MS);
 
   afterAll(async () => {
     events?.close();
@@ -60,7 +62,14 @@ describe('the mock dashboard in Chromium', () => {
   });
 
   it('shows the calls of a real ServiceClient as rows and on the timeline, without a reload', async () => {
-    const client = new ServiceClient({ apiKey: KEY, baseUrl: mock.baseUrl });
+    // The mock enforces the 1 s limit on its own arrival stamps, taken on this process's event loop: a first stamp that
+    // came late would make a correctly spaced second request a 429. The client spaces its two calls 3 s apart
+    // (margin 2 s), so only a stall of seconds between the two stamps could do that.
+    const client = new ServiceClient({
+      apiKey: KEY,
+      baseUrl: mock.baseUrl,
+      rateLimiter: createProcessRateLimiter({ margin: 2000 }),
+    });
     const first = mock.service.addDocument('INV-BROWSER-1');
     const second = mock.service.addDocument('INV-BROWSER-2');
     await client.createEwayBill(first, buildEwayBillModel());
@@ -84,9 +93,15 @@ describe('the mock dashboard in Chromium', () => {
       '200',
       '200',
     ]);
-    // The second mark sits about one 1-second window (120 px) to the right of the first.
+    // Each mark sits where the mock recorded its arrival, 120 px per second from the first: the second was sent after
+    // the first was answered, so it is to the right.
     const lefts = await arrivals.evaluateAll((items) => items.map((item) => Number.parseFloat(item.style.left)));
-    expect((lefts[1] as number) - (lefts[0] as number)).toBeGreaterThan(100);
+    const received = mock.service.requests
+      .filter((request) => request.docHashId === first || request.docHashId === second)
+      .map((request) => request.receivedAt);
+    expect(lefts[0]).toBe(0);
+    expect(lefts[1]).toBeCloseTo((((received[1] ?? 0) - (received[0] ?? 0)) / 1000) * 120, 1);
+    expect(lefts[1]).toBeGreaterThan(lefts[0] as number);
     // The documents table shows the bill numbers.
     const bills = page.locator('#document-rows tr', { hasText: 'INV-BROWSER-1' });
     expect(await bills.locator('td').nth(2).textContent()).toMatch(/^\d{12}$/);

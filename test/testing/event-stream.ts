@@ -12,7 +12,8 @@ export async function openEvents(url: string) {
     get text() {
       return text;
     },
-    async waitFor(pattern: RegExp, timeoutMs = 5_000): Promise<RegExpExecArray> {
+    // The timeout only guards against a hang (generous: the machine may be loaded), it bounds no speed.
+    async waitFor(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpExecArray> {
       const deadline = Date.now() + timeoutMs;
       for (let match = pattern.exec(text); match === null; match = pattern.exec(text)) {
         const left = deadline - Date.now();

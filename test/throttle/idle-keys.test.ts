@@ -37,20 +37,25 @@ describe('idle keys', () => {
 
   it("the sweeper's timer never keeps the process alive", async () => {
     vi.useRealTimers();
-    // Node lists only the resources that keep the event loop alive: an unref'd timer is not among them.
-    const refTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-    // 400 ms: long enough that a loaded machine's late setImmediate still finds the key held (with 50 ms a CI run
-    // found it already swept), short enough to see the sweep within the poll below.
-    const limiter = createProcessRateLimiter({ interval: 400 });
-    const release = await limiter.acquire('k');
-    const before = refTimers();
-    release?.();
-    await new Promise((resolve) => setImmediate(resolve)); // the turn's bookkeeping ends in a later microtask
-    expect(limiter.keyCount).toBe(1); // held, so the sweeper runs
-    expect(refTimers()).toBe(before);
-    // Swept within about 2 × interval; polled up to 6 s, since a loaded machine runs timers late.
-    for (let i = 0; i < 200 && limiter.keyCount > 0; i++) await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(limiter.keyCount).toBe(0);
+    // The sweeper is the limiter's only setInterval: watch for it (the spy calls through) and ask the timer itself
+    // whether it holds the process. A long interval keeps the key held however late this process runs; the sweep
+    // itself is checked on the fake clock above.
+    const intervals = vi.spyOn(globalThis, 'setInterval');
+    try {
+      const limiter = createProcessRateLimiter({ interval: 60_000 });
+      const release = await limiter.acquire('k');
+      release?.();
+      await new Promise((resolve) => setImmediate(resolve)); // the turn's bookkeeping ends in a later microtask
+      expect(limiter.keyCount).toBe(1); // held, so the sweeper runs
+      const sweepers = intervals.mock.calls.flatMap((call, i) =>
+        call[1] === 120_000 ? [intervals.mock.results[i]?.value as NodeJS.Timeout] : [],
+      );
+      expect(sweepers).toHaveLength(1);
+      expect(sweepers[0]?.hasRef()).toBe(false);
+      clearInterval(sweepers[0]);
+    } finally {
+      intervals.mockRestore();
+    }
   });
 });
 

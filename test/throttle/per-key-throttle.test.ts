@@ -2,6 +2,7 @@ import { createProcessRateLimiter, ServiceClient } from 'invoicing-service-sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 import { gaps, recordingFetch } from '../helpers/fake-fetch.js';
+import { expectGrants, recordingLimiter } from '../helpers/limiter-grants.js';
 import { freshKey, validModel } from '../helpers/model.js';
 
 const BASE_URL = 'https://service.test/api/partner';
@@ -12,15 +13,22 @@ afterEach(() => vi.useRealTimers());
 describe('the 1 request/second per-key throttle', () => {
   it('starts no two requests of one key less than 1000 ms apart, even when fired at once', async () => {
     const { fetch, calls } = recordingFetch();
-    const client = new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, fetch });
+    // The default limiter (interval 1000, margin 25), recorded: its grants are what is checked, on the fake clock.
+    const { limiter, grants } = recordingLimiter(createProcessRateLimiter());
+    const client = new ServiceClient({ apiKey: freshKey(), baseUrl: BASE_URL, fetch, rateLimiter: limiter });
     await runOnFakeClock(
       Promise.all(Array.from({ length: 4 }, (_, i) => client.createEwayBill(`doc${i}`, validModel()))),
     );
     expect(calls).toHaveLength(4);
-    for (const gap of gaps(calls)) {
-      expect(gap).toBeGreaterThanOrEqual(1000);
-      expect(gap).toBeLessThan(1100); // spaced, not starved
-    }
+    // Each grant 1000 ms (+ the 25 ms margin, + at most the fake clock's 1 ms step) after the previous request left,
+    // one per request, and no fetch before its grant.
+    expectGrants(
+      grants,
+      calls.map((call) => call.at),
+      1000,
+      27,
+    );
+    for (const gap of gaps(calls)) expect(gap).toBeGreaterThanOrEqual(1000);
     // The calls start in the order they were made.
     expect(calls.map((c) => c.url.slice(-4))).toEqual(['doc0', 'doc1', 'doc2', 'doc3']);
   });

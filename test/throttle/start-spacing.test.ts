@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { watchWrite } from '../../src/client/write-tracker.js';
 import { elapse, runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 import { recordingFetch } from '../helpers/fake-fetch.js';
+import { expectGrants, recordingLimiter } from '../helpers/limiter-grants.js';
 import { freshKey, validModel } from '../helpers/model.js';
 
 const grantTime = (acquired: ReturnType<RateLimiter['acquire']>) =>
@@ -26,19 +27,22 @@ describe('the default spacing, on a fake clock', () => {
           ),
       ),
     );
+    const { limiter, grants } = recordingLimiter(createProcessRateLimiter());
     const client = new ServiceClient({
       apiKey: freshKey('slow'),
       baseUrl: 'https://service.test/api/partner',
       fetch,
-      rateLimiter: createProcessRateLimiter(),
+      rateLimiter: limiter,
     });
     await runOnFakeClock(Promise.all([0, 1, 2, 3, 4].map((i) => client.createEwayBill(`d${i}`, validModel()))));
-    const starts = calls.map((c) => c.at);
-    const gaps = starts.slice(1).map((t, i) => t - (starts[i] ?? 0));
-    for (const gap of gaps) {
-      expect(gap).toBeGreaterThanOrEqual(1000);
-      expect(gap).toBeLessThan(1060); // 0.94 of the limit at worst; the answer-anchored policy gave 2500 here
-    }
+    // Each grant 1025 ms after the previous request left (interval + margin, + the fake clock's 1 ms step), not after
+    // its 1.5 s answer (the answer-anchored policy gave 2500 here); one grant per request, no fetch before its grant.
+    expectGrants(
+      grants,
+      calls.map((call) => call.at),
+      1000,
+      27,
+    );
   });
 
   it('does not start the next request while the previous one is still being written', async () => {

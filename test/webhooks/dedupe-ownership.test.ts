@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createMemoryDedupeStore,
   createWebhookHandler,
@@ -185,17 +185,15 @@ describe('a claim that failed', () => {
     const event = withId(DOCUMENT_EVENT, 'failed-claim-1');
     failNext = true;
     expect((await handler(deliveryRequest(event))).status).toBe(500);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(released).toEqual([claimTokens[0]]);
+    // The release is reported after the answer: wait for it (the timeout only guards against a hang).
+    await vi.waitFor(() => expect(released).toEqual([claimTokens[0]]), { timeout: 5000, interval: 1 });
     // The failed claim was undone: the redelivery runs the event.
     const running = handler(deliveryRequest(event));
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(runs).toBe(1);
+    await vi.waitFor(() => expect(runs).toBe(1), { timeout: 5000, interval: 1 });
     // A delivery whose claim fails while another holds the event does not free the other's claim.
     failNext = true;
     expect((await handler(deliveryRequest(event))).status).toBe(500);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(released).toEqual([claimTokens[0], claimTokens[2]]);
+    await vi.waitFor(() => expect(released).toEqual([claimTokens[0], claimTokens[2]]), { timeout: 5000, interval: 1 });
     expect((await handler(deliveryRequest(event))).status).toBe(409);
     gate.resolve();
     expect((await running).status).toBe(200);

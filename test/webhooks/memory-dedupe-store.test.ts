@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemoryDedupeStore, createWebhookHandler, type WebhookEvent } from '../../src/webhooks/index.js';
 import { manualClock as clock, deferred } from '../helpers/deferred.js';
 import { DOCUMENT_EVENT, deliveryRequest, SECRET, withId } from './fixtures.js';
@@ -93,15 +93,15 @@ describe('the in-memory dedupe store', () => {
     const send = (id: string) => handler(deliveryRequest(withId(DOCUMENT_EVENT, id))).then((r) => r.status);
     const first = send('A');
     const second = send('B');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Both are claimed and running (their onEvent started): wait for that, not for a fixed time.
+    await vi.waitFor(() => expect([runs.get('A'), runs.get('B')]).toEqual([1, 1]), { timeout: 5000, interval: 1 });
     // The store holds two claims in progress: a third event is refused with a retryable answer, not admitted by
-    // dropping A's claim; A's redelivery is 409, not a second run.
+    // dropping A's claim; A's redelivery is 409, not a second run. Both are answered while A and B still run.
     const third = send('C');
     const again = send('A');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    gate.resolve();
     expect(await third).toBe(500);
     expect(await again).toBe(409);
+    gate.resolve();
     expect(await Promise.all([first, second])).toEqual([200, 200]);
     expect(await send('A')).toBe(200); // a duplicate
     expect(await send('C')).toBe(200); // redelivered once a claim was settled

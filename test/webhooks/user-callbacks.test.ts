@@ -17,8 +17,13 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-/** Lets Node run its unhandled-rejection check (it runs after the microtask queue drains). */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/**
+ * Lets Node run its unhandled-rejection check: it runs once the microtask queue drains, before the next macrotask, so
+ * two turns of the event loop (not a fixed sleep) are enough.
+ */
+const settle = async () => {
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
 
 const starters = handlerStarters(closers);
 

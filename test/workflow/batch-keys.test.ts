@@ -69,6 +69,28 @@ describe('duplicates per key, not per name', () => {
     expect(results[1]?.status === 'rejected' && results[1].error).toBeInstanceOf(ValidationError);
     expect(server.postsOf('doc_1')).toBe(1);
   });
+
+  it('a key with and without a rateLimitKey, and two keys of one rateLimitKey, share one lane: no repeat is sent', async () => {
+    const key = freshKey('dup-named');
+    const rotated = freshKey('dup-rotated');
+    server = await startBillServer({ keys: [key, rotated], documents: ['doc_1', 'doc_2'] });
+    const options = { baseUrl: server.baseUrl, preflight: 'off' as const, rateLimiter: noWait };
+    const named = new ServiceClient({ ...options, apiKey: key, rateLimitKey: 'company-42' });
+    const plain = new ServiceClient({ ...options, apiKey: key });
+    const sameCompany = new ServiceClient({ ...options, apiKey: rotated, rateLimitKey: 'company-42' });
+    const results = await createEwayBills({ named, plain, sameCompany }, [
+      { client: 'named', docHashId: 'doc_1', model },
+      // The same key as `named` (issue 28: one key is one budget whatever name a client gives it).
+      { client: 'plain', docHashId: 'doc_1', model },
+      { client: 'sameCompany', docHashId: 'doc_2', model },
+      // The same rateLimitKey as `sameCompany`.
+      { client: 'named', docHashId: 'doc_2', model },
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    expect(results[1]?.status === 'rejected' && results[1].error).toBeInstanceOf(ValidationError);
+    expect(server.postsOf('doc_1')).toBe(1);
+    expect(server.postsOf('doc_2')).toBe(1);
+  });
 });
 
 describe('lazy reading', () => {
@@ -101,7 +123,9 @@ describe('lazy reading', () => {
     expect(produced).toBeLessThan(20 + 100 + 5);
   });
 
-  it('1,000 keys × 1 item all go out, one lane per key', async () => {
+  // The timeout only guards against a hang: 1,000 real requests take seconds on a loaded machine (20 s was too short
+  // with four test workers at load 20).
+  it('1,000 keys × 1 item all go out, one lane per key', { timeout: 120_000 }, async () => {
     const keys = Array.from({ length: 1000 }, (_, i) => `sk_many_${i}`);
     server = await startBillServer({ keys, documents: [] });
     const baseUrl = server.baseUrl;

@@ -11,26 +11,24 @@ const instant = (): EwayBillCreator => ({
 });
 
 describe('a batch of 100,000 items over 50,000 keys', () => {
-  it('settles in input order, with progress, in time linear in the items', async () => {
+  // The time it takes is a figure of the machine (`npm run bench:batch` measures batches over many keys); here the
+  // test's timeout only guards against a hang: a scan per settle (quadratic in the items) took minutes.
+  it('settles in input order, with progress', async () => {
     const keys = 50_000;
     const clients = new Map<string, EwayBillCreator>();
     for (let k = 0; k < keys; k++) clients.set(`c${k}`, instant());
     const items = Array.from({ length: 100_000 }, (_, i) => ({ client: `c${i % keys}`, docHashId: `d${i}`, model }));
     let reports = 0;
     let last: EwayBillBatchProgress | undefined;
-    const started = performance.now();
     const results = await createEwayBills(clients, items, {
       onProgress: (progress) => {
         reports += 1;
         last = progress;
       },
     });
-    const elapsed = performance.now() - started;
     expect(results).toHaveLength(100_000);
     expect(results.every((r, i) => r.status === 'fulfilled' && r.docHashId === `d${i}`)).toBe(true);
     expect(reports).toBe(100_001);
     expect(last).toEqual({ done: 100_000, total: 100_000, failed: 0, etaMs: 0 });
-    // About a second here; the estimate's scan per settle took minutes.
-    expect(elapsed).toBeLessThan(15_000);
   }, 60_000);
 });

@@ -9,6 +9,8 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEwayBills, type EwayBillBatchProgress, type EwayBillBatchResult } from '../../src/client/batch.js';
 import { freshKey, validModel } from '../helpers/model.js';
+import { type Send, stampingFetch } from '../helpers/send-times.js';
+import { expectSpacedAt } from '../helpers/spacing.js';
 import { type BillServer, startBillServer } from './bill-server.js';
 
 let server: BillServer | undefined;
@@ -23,16 +25,19 @@ async function setup(documents: string[], keyCount = 1, limiter?: () => RateLimi
   const keys = Array.from({ length: keyCount }, () => freshKey('batch'));
   server = await startBillServer({ keys, documents });
   const baseUrl = server.baseUrl;
+  // When the SDK handed each request to fetch (Date.now()), per key.
+  const sends = keys.map(() => [] as Send[]);
   const clients = keys.map(
-    (apiKey) =>
+    (apiKey, k) =>
       new ServiceClient({
         apiKey,
         baseUrl,
         preflight: 'off',
         rateLimiter: (limiter ?? (() => createProcessRateLimiter({ interval: 10, margin: 0 })))(),
+        fetch: stampingFetch(sends[k] ?? []),
       }),
   );
-  return { keys, clients, server };
+  return { keys, clients, server, sends };
 }
 
 describe('createEwayBills', () => {
@@ -66,7 +71,7 @@ describe('createEwayBills', () => {
   });
 
   it('runs the keys in parallel, each spaced by its own limit', async () => {
-    const { clients, keys, server } = await setup([...docs('a', 3), ...docs('b', 3)], 2, () =>
+    const { clients, keys, server, sends } = await setup([...docs('a', 3), ...docs('b', 3)], 2, () =>
       createProcessRateLimiter({ interval: 500, margin: 0 }),
     );
     const [a, b] = clients as [ServiceClient, ServiceClient];
@@ -83,13 +88,15 @@ describe('createEwayBills', () => {
     const order = server.posts.map((p) => p.docHashId);
     // b_1 does not wait behind the queue of key a: it goes out before a_2.
     expect(order.indexOf('b_1')).toBeLessThan(order.indexOf('a_2'));
-    for (const apiKey of keys) {
-      const times = server.posts.filter((p) => p.key === apiKey).map((p) => p.at);
-      expect(times).toHaveLength(3);
-      // Spaced at the client by 500 ms; the in-test server sees arrivals with its own event-loop delays (up to ~60 ms
-      // on a loaded CI machine), so the bound leaves room for them. Unthrottled, the gaps would be a few ms.
-      for (let i = 1; i < times.length; i++)
-        expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThan(350);
+    for (const [k, apiKey] of keys.entries()) {
+      const arrivals = server.posts.filter((p) => p.key === apiKey).map((p) => p.at);
+      expect(arrivals).toHaveLength(3);
+      // Each key's sends are 500 ms apart, none arriving before it was sent. Unthrottled, they would be a few ms apart.
+      expectSpacedAt(
+        (sends[k] ?? []).map((send) => send.at),
+        arrivals,
+        500,
+      );
     }
   });
 
@@ -155,10 +162,11 @@ describe('createEwayBills', () => {
       },
     );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const messages = logger.warn.mock.calls.map(([message]) => String(message));
-    expect(messages.filter((m) => m.includes('onProgress failed'))).toHaveLength(3);
-    expect(messages.filter((m) => m.includes('onResult failed') && m.includes('writer broke'))).toHaveLength(2);
+    // A rejected onResult is reported when its promise settles: wait for the reports (the timeout guards a hang).
+    const messages = () => logger.warn.mock.calls.map(([message]) => String(message));
+    await vi.waitFor(() => expect(messages().length).toBeGreaterThanOrEqual(5), { timeout: 10_000, interval: 5 });
+    expect(messages().filter((m) => m.includes('onProgress failed'))).toHaveLength(3);
+    expect(messages().filter((m) => m.includes('onResult failed') && m.includes('writer broke'))).toHaveLength(2);
   });
 
   it('aborting settles the unfinished items with AbortError at once and sends nothing more', async () => {
@@ -190,8 +198,10 @@ describe('createEwayBills', () => {
       false,
       false,
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(server.posts.map((p) => p.docHashId)).toEqual(['a_1', 'a_2']);
+    // Nothing more is sent: a call made now, on the same key and limiter, goes after anything still queued for it, so
+    // once it has arrived, whatever the aborted batch would have sent would be there too.
+    await (clients[0] as ServiceClient).createEwayBill('a_5', validModel());
+    expect(server.posts.map((p) => p.docHashId)).toEqual(['a_1', 'a_2', 'a_5']);
   });
 
   it('sends nothing when the signal is already aborted', async () => {

@@ -37,6 +37,7 @@ export type Script =
 export interface Post {
   readonly key: string;
   readonly docHashId: string;
+  /** `Date.now()` when the POST was read: the clock of the SDK's send times (test/helpers/send-times.ts). */
   readonly at: number;
   readonly body: unknown;
 }
@@ -54,10 +55,13 @@ export async function startBillServer(options: {
 }) {
   const slowMs = options.slowMs ?? 1000;
   const timers = new Set<NodeJS.Timeout>();
+  const whenIdle = new Set<() => void>();
   const later = (ms: number, run: () => void) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
       run();
+      if (timers.size === 0) for (const resolve of whenIdle.values()) resolve();
+      if (timers.size === 0) whenIdle.clear();
     }, ms);
     timers.add(timer);
   };
@@ -78,7 +82,7 @@ export async function startBillServer(options: {
       if (req.method !== 'POST' || !match?.[1]) return send(404, { success: false, error_code: 'NOT_FOUND' });
       const docHashId = decodeURIComponent(match[1]);
       const text = Buffer.concat(chunks).toString('utf8');
-      posts.push({ key, docHashId, at: performance.now(), body: text ? JSON.parse(text) : undefined });
+      posts.push({ key, docHashId, at: Date.now(), body: text ? JSON.parse(text) : undefined });
       for (const wake of waiters.splice(0)) wake();
       if (!keys.has(key)) return send(401, { success: false, error_code: 'UNAUTHORIZED', message: 'bad key' });
       if (!documents.has(docHashId)) {
@@ -128,6 +132,12 @@ export async function startBillServer(options: {
     script(docHashId: string, ...steps: Script[]) {
       scripts.set(docHashId, [...(scripts.get(docHashId) ?? []), ...steps]);
     },
+    /** Resolves once no slow answer is pending: every bill the service was still working on is recorded. */
+    idle: () =>
+      new Promise<void>((resolve) => {
+        if (timers.size === 0) resolve();
+        else whenIdle.add(resolve);
+      }),
     /** Resolves once `count` POSTs have arrived (rejects after `ms`). */
     async waitForPosts(count: number, ms = 10_000): Promise<void> {
       const deadline = Date.now() + ms;

@@ -1,0 +1,90 @@
+// How one attempt gets its rate-limit slots: one per budget its key belongs to (the key's own, and its
+// `rateLimitKey`'s when named).
+import { callUserCallback } from '../internal/callback.js';
+import { lazyPart } from '../internal/lazy.js';
+import {
+  ACQUIRE_ALL,
+  ACQUIRE_HELD,
+  type AcquireHeld,
+  HONORS_ABORT,
+  type MultiBudgetLimiter,
+  type RateLimiter,
+  type ReleaseSlot,
+} from '../throttle/rate-limiter.js';
+import type { Logger } from './events.js';
+
+type Granted = Awaited<ReturnType<RateLimiter['acquire']>>;
+
+/**
+ * The limiter's grant, or a rejection as soon as `signal` aborts, even when the limiter (a partner's own) ignores the
+ * signal: the caller's abort always ends the wait. A grant that comes after the abort is given back at once, unused.
+ */
+function untilAbort(
+  limiter: RateLimiter,
+  acquiring: Promise<Granted>,
+  signal: AbortSignal | undefined,
+  logger: Logger | undefined,
+): Promise<Granted> {
+  if (signal === undefined || (limiter as { [HONORS_ABORT]?: boolean })[HONORS_ABORT] === true) return acquiring;
+  return new Promise((resolve, reject) => {
+    let abandoned = false;
+    const onAbort = () => {
+      abandoned = true;
+      reject(signal.reason);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(acquiring).then(
+      (granted) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!abandoned) return resolve(granted);
+        giveBack(typeof granted === 'function' ? granted : undefined, logger);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Releases a slot that was never used, telling the limiter so (it may give the slot back). */
+export function giveBack(slot: ReleaseSlot | undefined, logger: Logger | undefined): void {
+  if (slot) callUserCallback('rateLimiter release', slot, [{ unused: true }], logger ?? console);
+}
+
+/**
+ * Several budgets (a client that names a `rateLimitKey`), imported on first use: most clients never name one, and
+ * keep it out of their first chunk.
+ */
+const several = /* @__PURE__ */ lazyPart(() => import('../throttle/budgets.js'));
+
+/**
+ * One slot that holds every budget in `keyIds` (the key's, and its `rateLimitKey`'s), or a rejection as soon as
+ * `signal` aborts. The Redis limiter takes them together; the in-process one holds each grant but the last until the
+ * request leaves; a partner's limiter is asked for each in turn, each grant but the last marked `leaving()` while the
+ * next is awaited. Every order is the same sorted one, so two calls never wait for each other in a circle; when a
+ * later wait fails, the grants already made are given back unused.
+ */
+export async function acquireBudgets(
+  limiter: RateLimiter,
+  keyIds: readonly string[],
+  signal: AbortSignal | undefined,
+  logger: Logger | undefined,
+): Promise<ReleaseSlot | undefined> {
+  const all = (limiter as Partial<MultiBudgetLimiter>)[ACQUIRE_ALL];
+  if (keyIds.length === 1 || all) {
+    const acquiring = all ? all.call(limiter, keyIds, signal) : limiter.acquire(keyIds[0] as string, signal);
+    const granted = await untilAbort(limiter, acquiring, signal, logger);
+    return typeof granted === 'function' ? granted : undefined;
+  }
+  const { acquireSeveral } = several.value ?? (await several.load());
+  return acquireSeveral(
+    limiter,
+    (limiter as { [ACQUIRE_HELD]?: AcquireHeld })[ACQUIRE_HELD],
+    keyIds,
+    signal,
+    (acquiring) => untilAbort(limiter, acquiring, signal, logger),
+    (slot) => giveBack(slot, logger),
+  );
+}
