@@ -76,3 +76,52 @@ export function decidingStatus(statuses: readonly QueueStatus[]): QueueStatus | 
   }
   return deciding;
 }
+
+/**
+ * Marks the in-process limiter's synchronous count of a key's waiters, per priority (the Redis limiter publishes it
+ * with each ask, so every process can count every process's waiters).
+ */
+export const WAITING_COUNTS: unique symbol = Symbol.for('invoicing-service-sdk.limiter-waiting-counts') as never;
+
+/** `options` whose `onQueued` is called at most once, however many stages (budgets, processes) the wait goes through. */
+export function queuedOnce(options: AcquireOptions | undefined): AcquireOptions | undefined {
+  const onQueued = options?.onQueued;
+  if (!onQueued) return options;
+  let called = false;
+  return {
+    ...options,
+    onQueued: (info) => {
+      if (called) return;
+      called = true;
+      onQueued(info);
+    },
+  };
+}
+
+/**
+ * `signal`, or one that also aborts with a `QueueTimeoutError` when `options.deadline` passes (plus `slack`, the
+ * tolerance of the grant's own timer). `dispose` clears its timer and listener.
+ */
+export function untilDeadline(
+  signal: AbortSignal | undefined,
+  options: AcquireOptions | undefined,
+  slack: number,
+): { signal: AbortSignal | undefined; dispose(): void } {
+  const deadline = options?.deadline;
+  if (deadline === undefined) return { signal, dispose: () => {} };
+  const controller = new AbortController();
+  const forward = () => controller.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
+  const timer = setTimeout(
+    () => controller.abort(queueTimeout(options ?? {}, undefined)),
+    Math.max(0, deadline - Date.now()) + slack,
+  );
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forward);
+    },
+  };
+}
