@@ -167,7 +167,7 @@ describe('the process limiter by priority', () => {
     const limiter = createProcessRateLimiter();
     const granted: { name: string; at: number }[] = [];
     const controller = new AbortController();
-    const calls = [queue(limiter, 'k', 'first', granted)];
+    const calls: Promise<unknown>[] = [queue(limiter, 'k', 'first', granted)];
     await elapse(5);
     calls.push(
       queue(limiter, 'k', 'low', granted, { priority: 'low' }),
