@@ -128,7 +128,16 @@ if op == 'acquire' then
   end
   -- Its start if no waiter ahead of it leaves: beyond what the caller may wait, it leaves the line at once.
   local maxWait = tonumber(ARGV[10]) or -1
-  local expected = first + (rank - 1) * (interval + margin)
+  -- Other processes' waiters not yet in q count too when at least as urgent (they are taken to have come first).
+  local mine, others = tonumber(ARGV[9]) or 1, 0
+  for pid, c in pairs(pw) do
+    if pid ~= ARGV[11] then
+      others = others + c.h
+      if mine >= 1 then others = others + c.n end
+      if mine >= 2 then others = others + c.l end
+    end
+  end
+  local expected = first + (rank - 1 + others) * (interval + margin)
   if maxWait >= 0 and expected > now + maxWait then
     table.remove(q, pos)
     return save({ 2, micros(expected - now) })
