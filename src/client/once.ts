@@ -133,6 +133,8 @@ export async function createEwayBillOnce(
   }
   const { mayAlreadyExist, resendDelayMs, ...rest } = checkOnceOptions(options);
   const callOptions: RequestOptions = { ...rest, retryWhenMaybeSent: false };
+  // maxQueueWait bounds the resend's wait too: what is left of it after the first call.
+  const queueDeadline = rest.maxQueueWait === undefined ? undefined : Date.now() + rest.maxQueueWait;
   let first: Error;
   try {
     const result = await client.createEwayBill(docHashId, model, callOptions);
@@ -146,7 +148,11 @@ export async function createEwayBillOnce(
   const request = (first as { request?: { method: string; url: string } }).request;
   try {
     await abortableDelay(resendDelayMs ?? DEFAULT_RESEND_DELAY_MS, callOptions.signal);
-    const result = await client.createEwayBill(docHashId, model, callOptions);
+    const resendOptions =
+      queueDeadline === undefined
+        ? callOptions
+        : { ...callOptions, maxQueueWait: Math.max(0, queueDeadline - Date.now()) };
+    const result = await client.createEwayBill(docHashId, model, resendOptions);
     return onceResult(result, { outcome: 'generated-on-resend', recovered: true, recoveredFrom: first });
   } catch (second) {
     if (isAlreadyGenerated(second)) return alreadyGenerated(docHashId, second, first);
