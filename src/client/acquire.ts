@@ -2,6 +2,7 @@
 // `rateLimitKey`'s when named).
 import { callUserCallback } from '../internal/callback.js';
 import { lazyPart } from '../internal/lazy.js';
+import { type AcquireOptions, QUEUE_STATUS, queueTimeout } from '../throttle/queue-options.js';
 import {
   ACQUIRE_ALL,
   ACQUIRE_HELD,
@@ -17,32 +18,46 @@ type Granted = Awaited<ReturnType<RateLimiter['acquire']>>;
 
 /**
  * The limiter's grant, or a rejection as soon as `signal` aborts, even when the limiter (a partner's own) ignores the
- * signal: the caller's abort always ends the wait. A grant that comes after the abort is given back at once, unused.
+ * signal: the caller's abort always ends the wait. So does the call's deadline (a `QueueTimeoutError`) when the limiter
+ * does not keep deadlines itself (the SDK's own limiters do). A grant that comes after is given back at once, unused.
  */
 function untilAbort(
   limiter: RateLimiter,
   acquiring: Promise<Granted>,
   signal: AbortSignal | undefined,
   logger: Logger | undefined,
+  options?: AcquireOptions,
 ): Promise<Granted> {
-  if (signal === undefined || (limiter as { [HONORS_ABORT]?: boolean })[HONORS_ABORT] === true) return acquiring;
+  const deadline = QUEUE_STATUS in limiter ? undefined : options?.deadline;
+  const honorsAbort = signal === undefined || (limiter as { [HONORS_ABORT]?: boolean })[HONORS_ABORT] === true;
+  if (honorsAbort && deadline === undefined) return acquiring;
   return new Promise((resolve, reject) => {
     let abandoned = false;
-    const onAbort = () => {
-      abandoned = true;
-      reject(signal.reason);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    const end = (reason: unknown) => {
+      abandoned = true;
+      settle();
+      reject(reason);
+    };
+    const onAbort = () => end(signal?.reason);
+    if (!honorsAbort && signal?.aborted) onAbort();
+    else if (!honorsAbort) signal?.addEventListener('abort', onAbort, { once: true });
+    if (deadline !== undefined && !abandoned) {
+      timer = setTimeout(() => end(queueTimeout(options ?? {}, undefined)), Math.max(0, deadline - Date.now()));
+    }
     Promise.resolve(acquiring).then(
       (granted) => {
-        signal.removeEventListener('abort', onAbort);
+        settle();
         if (!abandoned) return resolve(granted);
         giveBack(typeof granted === 'function' ? granted : undefined, logger);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
+        settle();
+        if (!abandoned) reject(error);
       },
     );
   });
@@ -71,11 +86,17 @@ export async function acquireBudgets(
   keyIds: readonly string[],
   signal: AbortSignal | undefined,
   logger: Logger | undefined,
+  options?: AcquireOptions,
 ): Promise<ReleaseSlot | undefined> {
   const all = (limiter as Partial<MultiBudgetLimiter>)[ACQUIRE_ALL];
   if (keyIds.length === 1 || all) {
-    const acquiring = all ? all.call(limiter, keyIds, signal) : limiter.acquire(keyIds[0] as string, signal);
-    const granted = await untilAbort(limiter, acquiring, signal, logger);
+    // Without options, a partner's limiter is called as it always was: `acquire(keyId, signal)`.
+    const acquiring = all
+      ? all.call(limiter, keyIds, signal, options)
+      : options
+        ? limiter.acquire(keyIds[0] as string, signal, options)
+        : limiter.acquire(keyIds[0] as string, signal);
+    const granted = await untilAbort(limiter, acquiring, signal, logger, options);
     return typeof granted === 'function' ? granted : undefined;
   }
   const { acquireSeveral } = several.value ?? (await several.load());
@@ -84,7 +105,8 @@ export async function acquireBudgets(
     (limiter as { [ACQUIRE_HELD]?: AcquireHeld })[ACQUIRE_HELD],
     keyIds,
     signal,
-    (acquiring) => untilAbort(limiter, acquiring, signal, logger),
+    (acquiring) => untilAbort(limiter, acquiring, signal, logger, options),
     (slot) => giveBack(slot, logger),
+    options,
   );
 }

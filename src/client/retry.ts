@@ -24,6 +24,8 @@ import {
 import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
 import { lazyPart } from '../internal/lazy.js';
+import type { Priority } from '../throttle/priority-queue.js';
+import { type AcquireOptions, type QueuedInfo, queueTimeout } from '../throttle/queue-options.js';
 import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
 import { acquireBudgets } from './acquire.js';
 import type { Credential, Credentials } from './credentials.js';
@@ -129,6 +131,11 @@ export interface Call {
   /** The most bytes of a 2xx body read (`maxResponseBytes`). */
   readonly maxResponseBytes: number;
   readonly signal: AbortSignal | undefined;
+  /** The call's priority for its rate-limit slots. */
+  readonly priority: Priority;
+  /** The call's `maxQueueWait`, and the time (epoch ms) every wait for a slot of the call must end by. */
+  readonly maxQueueWait: number | undefined;
+  readonly queueDeadline: number | undefined;
   readonly retryWhenMaybeSent: boolean;
   /** `false`: never resent after a possible send, whatever the method (`request`'s `idempotent: false`). */
   readonly idempotent?: false | undefined;
@@ -229,6 +236,10 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
           ? undefined
           : sender.retryPolicy({ error, attempt, retryWhenMaybeSent: call.retryWhenMaybeSent, idempotent });
       if (delayMs === undefined) throw error;
+      // A retry whose wait alone ends past the call's queue deadline cannot start in time: say so now.
+      if (call.queueDeadline !== undefined && Date.now() + delayMs > call.queueDeadline) {
+        throw queueTimeout({ maxQueueWait: call.maxQueueWait }, Date.now() + delayMs);
+      }
       const reason = (error as ServiceError).code;
       telemetry?.retrying(attempt, reason, delayMs);
       emit(sender.hooks, sender.logger, 'onRetry', retryEvent(call, attempt, at.queuedMs, reason, delayMs));
@@ -249,6 +260,12 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
 function redactedRequestId(headers: Headers, credential: Credential): string | undefined {
   const id = requestIdOf(headers);
   return id === undefined ? undefined : credential.redact.text(id);
+}
+
+/** What the limiter is told about the call's wait; `undefined` for a call with nothing to tell (a partner's limiter is then asked as before). */
+function queueOptions(call: Call, onQueued: ((info: QueuedInfo) => void) | undefined): AcquireOptions | undefined {
+  if (call.priority === 'normal' && call.queueDeadline === undefined && onQueued === undefined) return undefined;
+  return { priority: call.priority, deadline: call.queueDeadline, maxQueueWait: call.maxQueueWait, onQueued };
 }
 
 function retryEvent(call: Call, attempt: number, queuedMs: number, reason: string, delayMs: number) {
@@ -280,7 +297,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
     (await sender.credentials.read({ signal, timeout: call.timeout, request }));
   const queuedSince = performance.now();
   try {
-    release = await acquireBudgets(limiter, credential.budgets, signal, logger);
+    release = await acquireBudgets(limiter, credential.budgets, signal, logger, queueOptions(call, undefined));
   } catch (error) {
     if (signal?.aborted) throw abortError(signal);
     // The SDK's own limiters reject with typed errors; a partner's may throw anything: nothing was sent either way.
