@@ -62,4 +62,5 @@ export type { EwayBillAddress, EwayBillModel } from './model/index.js';
 export type { Priority } from './throttle/priority-queue.js';
 export { createProcessRateLimiter, type ProcessRateLimiter } from './throttle/process-rate-limiter.js';
 export type { ProcessRateLimiterOptions } from './throttle/process-rate-limiter-options.js';
+export type { AcquireOptions, QueuedInfo, QueueStatus } from './throttle/queue-options.js';
 export type { RateLimiter, ReleaseSlot, SlotOutcome } from './throttle/rate-limiter.js';

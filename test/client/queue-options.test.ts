@@ -212,3 +212,53 @@ describe('createEwayBills and createEwayBillOnce', () => {
     expect(sent()).toEqual(['low0', 'once', 'low1', 'low2']);
   });
 });
+
+describe('client.queueStatus()', () => {
+  it('tells the waiting calls per priority, the next slot, and when a call of each priority would start', async () => {
+    const { client } = setup();
+    const idle = await client.queueStatus();
+    expect(idle.waiting).toEqual({ high: 0, normal: 0, low: 0 });
+    expect(idle.nextSlotAt).toBeUndefined();
+    const calls = [client.createEwayBill('first', validModel())];
+    await elapse(10);
+    calls.push(
+      client.createEwayBill('l1', validModel(), { priority: 'low' }),
+      client.createEwayBill('l2', validModel(), { priority: 'low' }),
+      client.createEwayBill('n1', validModel()),
+    );
+    await elapse(1);
+    const status = await client.queueStatus();
+    expect(status.waiting).toEqual({ high: 0, normal: 1, low: 2 });
+    const next = status.nextSlotAt as number;
+    expect(next).toBeGreaterThan(Date.now());
+    expect(status.estimatedStartAt).toEqual({ high: next, normal: next + 1025, low: next + 3 * 1025 });
+    // A normal call made now starts when the status said (the fake clock makes it exact).
+    const probe = client.createEwayBill('probe', validModel()).then(() => Date.now());
+    const started = await runOnFakeClock(probe, 30_000);
+    expect(Math.abs(started - status.estimatedStartAt.normal)).toBeLessThanOrEqual(2);
+    await runOnFakeClock(Promise.all(calls), 30_000);
+  });
+
+  it("reports none waiting for a partner's limiter that does not tell its queue", async () => {
+    const { client } = setup({ rateLimiter: { acquire: async () => {} } });
+    const status = await client.queueStatus();
+    expect(status.waiting).toEqual({ high: 0, normal: 0, low: 0 });
+    expect(status.nextSlotAt).toBeUndefined();
+  });
+
+  it('with a rateLimitKey reports the budget that decides: the name shared with a busier client', async () => {
+    const limiter = createProcessRateLimiter();
+    const { fetch } = recordingFetch();
+    const make = (apiKey: string) =>
+      new ServiceClient({ apiKey, baseUrl: BASE_URL, fetch, rateLimiter: limiter, rateLimitKey: 'company-7' });
+    const busy = make(freshKey('busy'));
+    const quiet = make(freshKey('quiet'));
+    const calls = Array.from({ length: 4 }, (_, i) => busy.createEwayBill(`b${i}`, validModel()));
+    await elapse(10);
+    const status = await quiet.queueStatus();
+    // The quiet key's own budget is free; the company's is not: a call of the quiet key waits for it.
+    expect(status.nextSlotAt).toBeGreaterThan(Date.now());
+    expect(status.estimatedStartAt.normal).toBeGreaterThan(Date.now() + 1000);
+    await runOnFakeClock(Promise.all(calls), 30_000);
+  });
+});
