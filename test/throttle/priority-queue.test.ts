@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASS_OVER_LIMIT, type Priority, PriorityQueue } from '../../src/throttle/priority-queue.js';
+import { PASS_OVER_LIMIT, type Priority, PriorityQueue, REPLAY_LIMIT } from '../../src/throttle/priority-queue.js';
 
 function drain<T>(queue: PriorityQueue<T>): T[] {
   const out: T[] = [];
@@ -100,5 +100,18 @@ describe('the priority queue of one budget', () => {
     const predicted = entries.map((entry) => queue.position(entry));
     const granted = drain(queue);
     for (const [i, entry] of entries.entries()) expect(granted.indexOf(entry.value)).toBe(predicted[i]);
+  });
+
+  it('estimates the place of the newest waiter in O(1) beyond REPLAY_LIMIT waiters: those more urgent and those ahead', () => {
+    const queue = new PriorityQueue<number>();
+    for (let i = 0; i < REPLAY_LIMIT; i++) queue.add(i, i % 2 ? 'low' : 'high');
+    const normal = queue.add(-1, 'normal');
+    expect(queue.position(normal)).toBe(REPLAY_LIMIT / 2);
+    const low = queue.add(-2, 'low');
+    expect(queue.position(low)).toBe(REPLAY_LIMIT + 1);
+    expect(queue.positionFor('high')).toBe(REPLAY_LIMIT / 2);
+    // Removed, it is no longer the newest of its priority: the replay answers.
+    queue.remove(low);
+    expect(queue.position(low)).toBe(-1);
   });
 });
