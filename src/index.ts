@@ -17,7 +17,14 @@ export type {
 } from './client/batch.js';
 export { createEwayBills } from './client/batch.js';
 export type { ApiKeySource } from './client/credentials.js';
-export type { ClientHooks, Logger, RequestEvent, ResponseEvent, RetryEvent } from './client/events.js';
+export type {
+  ClientHooks,
+  Logger,
+  QueuedEvent,
+  RequestEvent,
+  ResponseEvent,
+  RetryEvent,
+} from './client/events.js';
 export type { EwayBillCreator, EwayBillOnceOptions, EwayBillOnceOutcome, EwayBillOnceResult } from './client/once.js';
 export { createEwayBillOnce } from './client/once.js';
 export type { RequestOptions, ServiceClientOptions } from './client/options.js';

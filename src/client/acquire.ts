@@ -2,7 +2,7 @@
 // `rateLimitKey`'s when named).
 import { callUserCallback } from '../internal/callback.js';
 import { lazyPart } from '../internal/lazy.js';
-import { type AcquireOptions, QUEUE_STATUS, queueTimeout } from '../throttle/queue-options.js';
+import { type AcquireOptions, QUEUE_STATUS, queuedOnce, queueTimeout } from '../throttle/queue-options.js';
 import {
   ACQUIRE_ALL,
   ACQUIRE_HELD,
@@ -86,8 +86,10 @@ export async function acquireBudgets(
   keyIds: readonly string[],
   signal: AbortSignal | undefined,
   logger: Logger | undefined,
-  options?: AcquireOptions,
+  callOptions?: AcquireOptions,
 ): Promise<ReleaseSlot | undefined> {
+  // One onQueued per attempt, however many budgets it waits for.
+  const options = queuedOnce(callOptions);
   const all = (limiter as Partial<MultiBudgetLimiter>)[ACQUIRE_ALL];
   if (keyIds.length === 1 || all) {
     // Without options, a partner's limiter is called as it always was: `acquire(keyId, signal)`.

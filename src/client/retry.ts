@@ -297,7 +297,19 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
     (await sender.credentials.read({ signal, timeout: call.timeout, request }));
   const queuedSince = performance.now();
   try {
-    release = await acquireBudgets(limiter, credential.budgets, signal, logger, queueOptions(call, undefined));
+    // Told only when someone listens: the limiter then works out the call's place in line.
+    const onQueued =
+      hooks.onQueued || logger
+        ? (info: QueuedInfo) =>
+            emit(hooks, logger, 'onQueued', {
+              method: call.method,
+              url: call.url,
+              attempt,
+              docHashId: call.docHashId,
+              ...info,
+            })
+        : undefined;
+    release = await acquireBudgets(limiter, credential.budgets, signal, logger, queueOptions(call, onQueued));
   } catch (error) {
     if (signal?.aborted) throw abortError(signal);
     // The SDK's own limiters reject with typed errors; a partner's may throw anything: nothing was sent either way.

@@ -262,3 +262,63 @@ describe('client.queueStatus()', () => {
     await runOnFakeClock(Promise.all(calls), 30_000);
   });
 });
+
+describe('hooks.onQueued and the debug line', () => {
+  it('tells a waiting attempt its priority, place and expected start, and logs it at debug without the key', async () => {
+    const apiKey = freshKey('queued-hook');
+    const events: unknown[] = [];
+    const lines: [string, Record<string, unknown> | undefined][] = [];
+    const { fetch, calls } = recordingFetch();
+    const client = new ServiceClient({
+      apiKey,
+      baseUrl: BASE_URL,
+      fetch,
+      rateLimiter: createProcessRateLimiter(),
+      hooks: { onQueued: (event) => events.push(event) },
+      logger: { debug: (message, details) => lines.push([message, details]), warn: () => {} },
+    });
+    const first = client.createEwayBill('first', validModel());
+    await elapse(10);
+    const waiting = [
+      client.createEwayBill('second', validModel(), { priority: 'low' }),
+      client.createEwayBill('third', validModel(), { priority: 'high' }),
+    ];
+    await runOnFakeClock(Promise.all([first, ...waiting]), 30_000);
+    expect(calls.map((c) => docOf(c.url))).toEqual(['first', 'third', 'second']);
+    // The first found its slot free: not queued.
+    expect(events).toHaveLength(2);
+    expect(events[0]).toMatchObject({ docHashId: 'second', attempt: 1, priority: 'low', position: 0 });
+    expect(events[1]).toMatchObject({ docHashId: 'third', attempt: 1, priority: 'high', position: 0 });
+    const third = events[1] as { estimatedStartAt: number };
+    expect(third.estimatedStartAt).toBeGreaterThan(Date.now() - 30_000);
+    const queuedLines = lines.filter(([message]) => message === 'invoicing-service-sdk: queued');
+    expect(queuedLines).toHaveLength(2);
+    expect(queuedLines[0]?.[1]).toMatchObject({ priority: 'low', position: 0, docHashId: 'second' });
+    expect(JSON.stringify(lines)).not.toContain(apiKey);
+  });
+
+  it('calls onQueued once for an attempt that waits for two budgets (rateLimitKey), whatever the limiter tells', async () => {
+    const events: unknown[] = [];
+    const asked: string[] = [];
+    // A partner's limiter that reports a place in line for every budget it is asked for.
+    const partner: RateLimiter = {
+      acquire: async (keyId, _signal, options) => {
+        asked.push(keyId);
+        options?.onQueued?.({
+          priority: options.priority ?? 'normal',
+          position: 3,
+          estimatedStartAt: Date.now() + 3000,
+        });
+      },
+    };
+    const { client } = setup({
+      rateLimiter: partner,
+      rateLimitKey: 'company-9',
+      hooks: { onQueued: (e) => events.push(e) },
+    });
+    await runOnFakeClock(client.createEwayBill('doc', validModel(), { priority: 'low' }));
+    expect(asked).toHaveLength(2);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ docHashId: 'doc', priority: 'low', position: 3 });
+  });
+});
