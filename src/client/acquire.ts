@@ -2,7 +2,8 @@
 // `rateLimitKey`'s when named).
 import { callUserCallback } from '../internal/callback.js';
 import { lazyPart } from '../internal/lazy.js';
-import { type AcquireOptions, QUEUE_STATUS, queuedOnce, queueTimeout } from '../throttle/queue-options.js';
+import { type AcquireOptions, QUEUE_STATUS, queuedOnce } from '../throttle/queue-options.js';
+import { queuePlace } from '../throttle/queue-place-lazy.js';
 import {
   ACQUIRE_ALL,
   ACQUIRE_HELD,
@@ -47,7 +48,15 @@ function untilAbort(
     if (!honorsAbort && signal?.aborted) onAbort();
     else if (!honorsAbort) signal?.addEventListener('abort', onAbort, { once: true });
     if (deadline !== undefined && !abandoned) {
-      timer = setTimeout(() => end(queueTimeout(options ?? {}, undefined)), Math.max(0, deadline - Date.now()));
+      timer = setTimeout(
+        () => {
+          queuePlace.load().then(
+            ({ queueTimeout }) => !abandoned && end(queueTimeout(options ?? {}, undefined)),
+            (error: unknown) => !abandoned && end(error),
+          );
+        },
+        Math.max(0, deadline - Date.now()),
+      );
     }
     Promise.resolve(acquiring).then(
       (granted) => {

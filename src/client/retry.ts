@@ -25,7 +25,8 @@ import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
 import { lazyPart } from '../internal/lazy.js';
 import type { Priority } from '../throttle/priority-queue.js';
-import { type AcquireOptions, type QueuedInfo, queueTimeout } from '../throttle/queue-options.js';
+import type { AcquireOptions, QueuedInfo } from '../throttle/queue-options.js';
+import { queuePlace } from '../throttle/queue-place-lazy.js';
 import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
 import { acquireBudgets } from './acquire.js';
 import type { Credential, Credentials } from './credentials.js';
@@ -238,6 +239,7 @@ export async function sendWithRetries(sender: Sender, call: Call): Promise<Answe
       if (delayMs === undefined) throw error;
       // A retry whose wait alone ends past the call's queue deadline cannot start in time: say so now.
       if (call.queueDeadline !== undefined && Date.now() + delayMs > call.queueDeadline) {
+        const { queueTimeout } = queuePlace.value ?? (await queuePlace.load());
         throw queueTimeout({ maxQueueWait: call.maxQueueWait }, Date.now() + delayMs);
       }
       const reason = (error as ServiceError).code;

@@ -4,7 +4,7 @@ import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../e
 import { callUserCallback } from '../internal/callback.js';
 import { acquireInOrder, budgetOrder, joinSlots } from '../throttle/budgets.js';
 import { pause } from '../throttle/pause.js';
-import { PRIORITIES, type Priority, PriorityQueue, rankOf } from '../throttle/priority-queue.js';
+import { rankOf } from '../throttle/priority-queue.js';
 import {
   createProcessRateLimiter,
   type LocalLimiter,
@@ -16,10 +16,9 @@ import {
   type QueueStatus,
   type QueueStatusLimiter,
   queuedOnce,
-  queueTimeout,
-  untilDeadline,
   WAITING_COUNTS,
 } from '../throttle/queue-options.js';
+import { estimatesFrom, queueTimeout, untilDeadline } from '../throttle/queue-place.js';
 import {
   ACQUIRE_ALL,
   ACQUIRE_HELD,
@@ -138,21 +137,6 @@ function parseReply(reply: unknown): Reply {
     expectedMs: expected === undefined ? undefined : expected / 1000,
     place,
   };
-}
-
-/**
- * When a call of each priority made now would start, from the waiting counts of every process (their order across
- * processes is not known: the less urgent ones are taken to have come first, as in a batch behind which urgent calls
- * arrive), with the same rule as in one process.
- */
-function estimates(waiting: Record<Priority, number>, nextAt: number, period: number): Record<Priority, number> {
-  const queue = new PriorityQueue<undefined>();
-  for (const priority of [...PRIORITIES].reverse()) {
-    for (let i = 0; i < waiting[priority]; i++) queue.add(undefined, priority);
-  }
-  const estimated = {} as Record<Priority, number>;
-  for (const priority of PRIORITIES) estimated[priority] = Math.round(nextAt + queue.positionFor(priority) * period);
-  return estimated;
 }
 
 /**
@@ -457,7 +441,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
         return {
           waiting,
           nextSlotAt: nextAt > now ? Math.round(nextAt) : undefined,
-          estimatedStartAt: estimates(waiting, nextAt, interval + margin),
+          estimatedStartAt: estimatesFrom(waiting, nextAt, interval + margin),
         };
       }),
     );

@@ -1,5 +1,6 @@
 // The waiters of one rate-limit budget, by priority (issue 30). Pure: no clock, no timer, no I/O. The in-process
-// limiter keeps one per key; the Redis script (src/redis/slot-script.ts) applies the same rule to its own list.
+// limiter keeps one per key; the Redis script (src/redis/slot-script.ts) applies the same rule to its own list. Where
+// a waiter stands (a replay of the rule) is in queue-place.ts, imported on first use.
 
 /** How urgent a call is: `'high'` starts before `'normal'`, which starts before `'low'`. */
 export type Priority = 'high' | 'normal' | 'low';
@@ -12,13 +13,6 @@ export const PRIORITIES = ['high', 'normal', 'low'] as const satisfies readonly 
  * lower-priority waiter, so a steady stream of urgent calls keeps a waiting one out for at most this many + 1 slots.
  */
 export const PASS_OVER_LIMIT = 9;
-
-/**
- * Above this many waiters a position is estimated rather than replayed: the waiters more urgent plus those of its
- * own priority ahead of it (the pass-over rule, which only moves a less urgent waiter earlier, is left out), so that
- * 100,000 queued calls that each ask their place cost O(1) each, not O(waiters).
- */
-export const REPLAY_LIMIT = 1000;
 
 /** The rank of a priority: 0 for `'high'`, 2 for `'low'`. */
 export function rankOf(priority: Priority): number {
@@ -34,7 +28,7 @@ export interface QueueEntry<T> {
 }
 
 /** The state of the pass-over rule that a grant sequence depends on (see {@link PASS_OVER_LIMIT}). */
-interface Cursor {
+export interface Cursor {
   passed: number;
 }
 
@@ -79,13 +73,6 @@ export class PriorityQueue<T> {
     return (this.#lanes[rank] as Set<QueueEntry<T>>).delete(entry);
   }
 
-  /** How many wait at a more urgent priority than `rank`. */
-  #above(rank: number): number {
-    let above = 0;
-    for (let r = 0; r < rank; r++) above += (this.#lanes[r] as Set<QueueEntry<T>>).size;
-    return above;
-  }
-
   /** The waiter the next grant goes to, without granting it. */
   peek(): QueueEntry<T> | undefined {
     return pick(this.#heads(), { passed: this.#passed });
@@ -100,67 +87,37 @@ export class PriorityQueue<T> {
     return entry;
   }
 
+  /** Whether `entry` still waits. */
+  has(entry: QueueEntry<T>): boolean {
+    return (this.#lanes[rankOf(entry.priority)] as Set<QueueEntry<T>>).has(entry);
+  }
+
   /**
-   * How many grants come before `entry` if no one else arrives and no one leaves (0: it is next), or -1 when it is
-   * not waiting. O(waiters): the grants are replayed; above {@link REPLAY_LIMIT} waiters, the newest of a priority
-   * gets the estimate in O(1).
+   * What the replay of src/throttle/queue-place.ts reads (imported on first use, off the client's first chunk): each
+   * lane in order, the pass-over count, the newest waiter of each lane, and the next arrival's number.
    */
-  position(entry: QueueEntry<T>): number {
-    const rank = rankOf(entry.priority);
-    const lane = this.#lanes[rank] as Set<QueueEntry<T>>;
-    if (!lane.has(entry)) return -1;
-    if (this.size > REPLAY_LIMIT && this.#newest[rank] === entry) return this.#above(rank) + lane.size - 1;
-    return this.#replay((next) => next === entry);
-  }
-
-  /** How many grants would come before a call of `priority` that arrived now (see {@link position}). */
-  positionFor(priority: Priority): number {
-    const rank = rankOf(priority);
-    if (this.size > REPLAY_LIMIT) return this.#above(rank) + (this.#lanes[rank] as Set<QueueEntry<T>>).size;
-    const ghost: QueueEntry<T> = { value: undefined as T, priority, seq: this.#seq };
-    return this.#replay((next) => next === ghost, ghost);
-  }
-
-  /** The order of the grants if no one else arrives and no one leaves. O(waiters). */
-  order(): T[] {
-    const values: T[] = [];
-    this.#replay((next) => {
-      values.push(next.value);
-      return false;
-    });
-    return values;
+  view(): QueueView<T> {
+    return { lanes: this.#lanes, passed: this.#passed, newest: this.#newest, seq: this.#seq };
   }
 
   #heads(): Iterator<QueueEntry<T>>[] {
     return this.#lanes.map((lane) => lane.values());
   }
+}
 
-  /** Replays the grants until `stop` says so; returns how many came before. */
-  #replay(stop: (next: QueueEntry<T>) => boolean, ghost?: QueueEntry<T>): number {
-    const lanes = this.#lanes.map((lane) => [...lane]);
-    if (ghost) lanes[rankOf(ghost.priority)]?.push(ghost);
-    const at = lanes.map(() => 0);
-    const cursor = { passed: this.#passed };
-    const heads = lanes.map((lane, rank) => ({
-      next: (): IteratorResult<QueueEntry<T>> => {
-        const value = lane[at[rank] as number];
-        return value === undefined ? { done: true, value: undefined } : { done: false, value };
-      },
-    })) as Iterator<QueueEntry<T>>[];
-    for (let count = 0; ; count++) {
-      const next = pick(heads, cursor);
-      if (next === undefined) return -1;
-      if (stop(next)) return count;
-      at[rankOf(next.priority)] = (at[rankOf(next.priority)] as number) + 1;
-    }
-  }
+/** A read-only view of a {@link PriorityQueue}. */
+export interface QueueView<T> {
+  readonly lanes: readonly ReadonlySet<QueueEntry<T>>[];
+  readonly passed: number;
+  readonly newest: readonly (QueueEntry<T> | undefined)[];
+  readonly seq: number;
 }
 
 /**
  * The waiter the next grant goes to, given each lane's first waiter (most urgent lane first); updates the pass-over
  * count in `cursor`.
  */
-function pick<T>(lanes: Iterator<QueueEntry<T>>[], cursor: Cursor): QueueEntry<T> | undefined {
+export function pick<T>(lanes: Iterator<QueueEntry<T>>[], cursor: Cursor): QueueEntry<T> | undefined {
   const heads = lanes.map((lane) => lane.next().value as QueueEntry<T> | undefined);
   const top = heads.findIndex((head) => head !== undefined);
   if (top === -1) return undefined;

@@ -1,15 +1,18 @@
 import pThrottle from 'p-throttle';
 import { pause } from './pause.js';
-import { PRIORITIES, type Priority, PriorityQueue } from './priority-queue.js';
+import { type Priority, PriorityQueue } from './priority-queue.js';
 import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
 import {
   type AcquireOptions,
   QUEUE_STATUS,
   type QueueStatus,
   type QueueStatusLimiter,
-  queueTimeout,
   WAITING_COUNTS,
 } from './queue-options.js';
+import { queuePlace as place } from './queue-place-lazy.js';
+
+type QueuePlace = typeof import('./queue-place.js');
+
 import {
   ACQUIRE_HELD,
   type AcquireHeld,
@@ -300,18 +303,17 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     nextStart(state, now) + position * (interval + margin);
 
   /** The key's queue, for `queueStatus()`: epoch milliseconds. */
-  function status(id: string): QueueStatus {
+  async function status(id: string): Promise<QueueStatus> {
+    const { estimatesOf } = place.value ?? (await place.load());
     const now = performance.now();
     const offset = wallClockOffset();
     const state = keys.get(id);
-    const waiting = state ? state.waiters.counts() : { high: 0, normal: 0, low: 0 };
     const next = state ? nextStart(state, now) : now;
-    const estimatedStartAt = {} as Record<Priority, number>;
-    for (const priority of PRIORITIES) {
-      const position = state ? state.waiters.positionFor(priority) : 0;
-      estimatedStartAt[priority] = Math.round((state ? startAfter(state, position, now) : now) + offset);
-    }
-    return { waiting, nextSlotAt: next > now ? Math.round(next + offset) : undefined, estimatedStartAt };
+    return {
+      waiting: state ? state.waiters.counts() : { high: 0, normal: 0, low: 0 },
+      nextSlotAt: next > now ? Math.round(next + offset) : undefined,
+      estimatedStartAt: estimatesOf(state?.waiters ?? new PriorityQueue(), next + offset, interval + margin),
+    };
   }
 
   /**
@@ -351,25 +353,22 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       };
       const entry = state.waiters.add(waiter, priority);
       signal?.addEventListener('abort', onAbort, { once: true });
-      const deadline = options?.deadline;
-      if (deadline !== undefined || options?.onQueued) {
-        const now = performance.now();
-        const position = state.waiters.position(entry);
-        const startAt = startAfter(state, position, now) + wallClockOffset();
-        if (deadline !== undefined && startAt > deadline)
-          return leave(queueTimeout(options ?? {}, Math.round(startAt)));
-        if (deadline !== undefined)
-          timer = setTimeout(
-            () => leave(queueTimeout(options ?? {}, undefined)),
-            Math.max(0, deadline - Date.now()) + margin,
-          );
-        if (startAt > now + wallClockOffset() + 1 || position > 0) {
-          try {
-            options?.onQueued?.({ priority, position, estimatedStartAt: Math.round(startAt) });
-          } catch {
-            // The client's own callback reports a hook's error; a throwing callback must not lose the call's turn.
-          }
-        }
+      if (options && (options.deadline !== undefined || options.onQueued)) {
+        const check = ({ checkQueued }: QueuePlace) =>
+          checkQueued({
+            queue: state.waiters,
+            entry,
+            options,
+            startAt: (position) => startAfter(state, position, performance.now()) + wallClockOffset(),
+            slack: margin,
+            leave,
+            keepTimer: (kept) => {
+              timer = kept;
+            },
+          });
+        // Imported on first use: a call that must know its place waits for it (a chunk that failed to load fails it).
+        if (place.value) check(place.value);
+        else place.load().then(check, (error: unknown) => state.waiters.has(entry) && leave(error));
       }
       pump(id, state);
     });
@@ -400,7 +399,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     },
     acquire: (id, signal, options) => acquireOne(id, signal, false, options),
     [ACQUIRE_HELD]: acquireOne,
-    [QUEUE_STATUS]: async (keyIds) => keyIds.map(status),
+    [QUEUE_STATUS]: (keyIds) => Promise.all(keyIds.map(status)),
     [WAITING_COUNTS]: (id: string) => keys.get(id)?.waiters.counts() ?? { high: 0, normal: 0, low: 0 },
   };
   Object.defineProperty(limiter, HONORS_ABORT, { value: true });

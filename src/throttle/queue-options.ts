@@ -1,6 +1,6 @@
 // What a call tells a rate limiter about its wait (issue 30): its priority, the latest time it may start, and where to
-// report its place in line. Types and small helpers only, shared by both limiters and the client.
-import { QueueTimeoutError } from '../errors/queue-timeout-error.js';
+// report its place in line. Types, symbols and one small helper, on the client's first chunk; what works out a place
+// in line or a timeout is in queue-place.ts, imported on first use.
 import type { Priority } from './priority-queue.js';
 
 /** Where a call stands when it has to wait for its slot. */
@@ -55,28 +55,6 @@ export interface QueueStatusLimiter {
   [QUEUE_STATUS](keyIds: readonly string[]): Promise<QueueStatus[]>;
 }
 
-/** The error of a call that cannot start by its deadline. */
-export function queueTimeout(options: AcquireOptions, estimatedStartAt: number | undefined): QueueTimeoutError {
-  const limit = options.maxQueueWait === undefined ? '' : ` (maxQueueWait: ${options.maxQueueWait} ms)`;
-  const why =
-    estimatedStartAt === undefined
-      ? 'its time to wait for a rate-limit slot ran out'
-      : `the calls ahead of it would keep it waiting until ${new Date(estimatedStartAt).toISOString()}`;
-  return new QueueTimeoutError(`The call could not start within its maxQueueWait${limit}: ${why}; nothing was sent`, {
-    maxQueueWait: options.maxQueueWait ?? Math.max(0, (options.deadline ?? Date.now()) - Date.now()),
-    estimatedStartAt,
-  });
-}
-
-/** Of several budgets' statuses, the one that decides when the next call starts: the latest `'normal'` start. */
-export function decidingStatus(statuses: readonly QueueStatus[]): QueueStatus | undefined {
-  let deciding: QueueStatus | undefined;
-  for (const status of statuses) {
-    if (!deciding || status.estimatedStartAt.normal > deciding.estimatedStartAt.normal) deciding = status;
-  }
-  return deciding;
-}
-
 /**
  * Marks the in-process limiter's synchronous count of a key's waiters, per priority (the Redis limiter publishes it
  * with each ask, so every process can count every process's waiters).
@@ -94,34 +72,6 @@ export function queuedOnce(options: AcquireOptions | undefined): AcquireOptions 
       if (called) return;
       called = true;
       onQueued(info);
-    },
-  };
-}
-
-/**
- * `signal`, or one that also aborts with a `QueueTimeoutError` when `options.deadline` passes (plus `slack`, the
- * tolerance of the grant's own timer). `dispose` clears its timer and listener.
- */
-export function untilDeadline(
-  signal: AbortSignal | undefined,
-  options: AcquireOptions | undefined,
-  slack: number,
-): { signal: AbortSignal | undefined; dispose(): void } {
-  const deadline = options?.deadline;
-  if (deadline === undefined) return { signal, dispose: () => {} };
-  const controller = new AbortController();
-  const forward = () => controller.abort(signal?.reason);
-  if (signal?.aborted) forward();
-  else signal?.addEventListener('abort', forward, { once: true });
-  const timer = setTimeout(
-    () => controller.abort(queueTimeout(options ?? {}, undefined)),
-    Math.max(0, deadline - Date.now()) + slack,
-  );
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', forward);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PASS_OVER_LIMIT, type Priority, PriorityQueue, REPLAY_LIMIT } from '../../src/throttle/priority-queue.js';
+import { PASS_OVER_LIMIT, type Priority, PriorityQueue } from '../../src/throttle/priority-queue.js';
+import { orderOf, positionFor, positionOf, REPLAY_LIMIT } from '../../src/throttle/queue-place.js';
 
 function drain<T>(queue: PriorityQueue<T>): T[] {
   const out: T[] = [];
@@ -82,22 +83,22 @@ describe('the priority queue of one budget', () => {
     const queue = new PriorityQueue<string>();
     const low = queue.add('low', 'low');
     const highs = Array.from({ length: 12 }, (_, i) => queue.add(`high${i}`, 'high'));
-    expect(queue.position(highs[0] as never)).toBe(0);
-    expect(queue.position(low)).toBe(9);
-    expect(queue.position(highs[11] as never)).toBe(12);
-    expect(queue.positionFor('high')).toBe(13);
-    expect(queue.positionFor('low')).toBe(13);
+    expect(positionOf(queue, highs[0] as never)).toBe(0);
+    expect(positionOf(queue, low)).toBe(9);
+    expect(positionOf(queue, highs[11] as never)).toBe(12);
+    expect(positionFor(queue, 'high')).toBe(13);
+    expect(positionFor(queue, 'low')).toBe(13);
     expect(queue.size).toBe(13);
-    const order = queue.order();
+    const order = orderOf(queue);
     expect(drain(queue)).toEqual(order);
-    expect(queue.position(low)).toBe(-1);
+    expect(positionOf(queue, low)).toBe(-1);
   });
 
   it('agrees, position by position, with the grants actually made, for a mixed queue', () => {
     const priorities: Priority[] = ['low', 'high', 'normal', 'high', 'low', 'normal', 'high'];
     const queue = new PriorityQueue<number>();
     const entries = Array.from({ length: 70 }, (_, i) => queue.add(i, priorities[i % priorities.length] as Priority));
-    const predicted = entries.map((entry) => queue.position(entry));
+    const predicted = entries.map((entry) => positionOf(queue, entry));
     const granted = drain(queue);
     for (const [i, entry] of entries.entries()) expect(granted.indexOf(entry.value)).toBe(predicted[i]);
   });
@@ -106,12 +107,12 @@ describe('the priority queue of one budget', () => {
     const queue = new PriorityQueue<number>();
     for (let i = 0; i < REPLAY_LIMIT; i++) queue.add(i, i % 2 ? 'low' : 'high');
     const normal = queue.add(-1, 'normal');
-    expect(queue.position(normal)).toBe(REPLAY_LIMIT / 2);
+    expect(positionOf(queue, normal)).toBe(REPLAY_LIMIT / 2);
     const low = queue.add(-2, 'low');
-    expect(queue.position(low)).toBe(REPLAY_LIMIT + 1);
-    expect(queue.positionFor('high')).toBe(REPLAY_LIMIT / 2);
+    expect(positionOf(queue, low)).toBe(REPLAY_LIMIT + 1);
+    expect(positionFor(queue, 'high')).toBe(REPLAY_LIMIT / 2);
     // Removed, it is no longer the newest of its priority: the replay answers.
     queue.remove(low);
-    expect(queue.position(low)).toBe(-1);
+    expect(positionOf(queue, low)).toBe(-1);
   });
 });
