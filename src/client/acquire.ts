@@ -19,54 +19,32 @@ type Granted = Awaited<ReturnType<RateLimiter['acquire']>>;
 
 /**
  * The limiter's grant, or a rejection as soon as `signal` aborts, even when the limiter (a partner's own) ignores the
- * signal: the caller's abort always ends the wait. So does the call's deadline (a `QueueTimeoutError`) when the limiter
- * does not keep deadlines itself (the SDK's own limiters do). A grant that comes after is given back at once, unused.
+ * signal: the caller's abort always ends the wait. A grant that comes after the abort is given back at once, unused.
  */
 function untilAbort(
   limiter: RateLimiter,
   acquiring: Promise<Granted>,
   signal: AbortSignal | undefined,
   logger: Logger | undefined,
-  options?: AcquireOptions,
 ): Promise<Granted> {
-  const deadline = QUEUE_STATUS in limiter ? undefined : options?.deadline;
-  const honorsAbort = signal === undefined || (limiter as { [HONORS_ABORT]?: boolean })[HONORS_ABORT] === true;
-  if (honorsAbort && deadline === undefined) return acquiring;
+  if (signal === undefined || (limiter as { [HONORS_ABORT]?: boolean })[HONORS_ABORT] === true) return acquiring;
   return new Promise((resolve, reject) => {
     let abandoned = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const settle = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const end = (reason: unknown) => {
+    const onAbort = () => {
       abandoned = true;
-      settle();
-      reject(reason);
+      reject(signal.reason);
     };
-    const onAbort = () => end(signal?.reason);
-    if (!honorsAbort && signal?.aborted) onAbort();
-    else if (!honorsAbort) signal?.addEventListener('abort', onAbort, { once: true });
-    if (deadline !== undefined && !abandoned) {
-      timer = setTimeout(
-        () => {
-          queuePlace.load().then(
-            ({ queueTimeout }) => !abandoned && end(queueTimeout(options ?? {}, undefined)),
-            (error: unknown) => !abandoned && end(error),
-          );
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-    }
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
     Promise.resolve(acquiring).then(
       (granted) => {
-        settle();
+        signal.removeEventListener('abort', onAbort);
         if (!abandoned) return resolve(granted);
         giveBack(typeof granted === 'function' ? granted : undefined, logger);
       },
       (error: unknown) => {
-        settle();
-        if (!abandoned) reject(error);
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
       },
     );
   });
@@ -99,6 +77,25 @@ export async function acquireBudgets(
 ): Promise<ReleaseSlot | undefined> {
   // One onQueued per attempt, however many budgets it waits for.
   const options = queuedOnce(callOptions);
+  // A limiter that does not keep deadlines (a partner's) is given a signal that aborts at the call's, with a
+  // QueueTimeoutError: the wait ends then, and a later grant is given back unused.
+  if (options?.deadline === undefined || QUEUE_STATUS in limiter)
+    return acquireAll(limiter, keyIds, signal, logger, options);
+  const waiting = (queuePlace.value ?? (await queuePlace.load())).untilDeadline(signal, options, 0);
+  try {
+    return await acquireAll(limiter, keyIds, waiting.signal, logger, options);
+  } finally {
+    waiting.dispose();
+  }
+}
+
+async function acquireAll(
+  limiter: RateLimiter,
+  keyIds: readonly string[],
+  signal: AbortSignal | undefined,
+  logger: Logger | undefined,
+  options: AcquireOptions | undefined,
+): Promise<ReleaseSlot | undefined> {
   const all = (limiter as Partial<MultiBudgetLimiter>)[ACQUIRE_ALL];
   if (keyIds.length === 1 || all) {
     // Without options, a partner's limiter is called as it always was: `acquire(keyId, signal)`.
@@ -107,7 +104,7 @@ export async function acquireBudgets(
       : options
         ? limiter.acquire(keyIds[0] as string, signal, options)
         : limiter.acquire(keyIds[0] as string, signal);
-    const granted = await untilAbort(limiter, acquiring, signal, logger, options);
+    const granted = await untilAbort(limiter, acquiring, signal, logger);
     return typeof granted === 'function' ? granted : undefined;
   }
   const { acquireSeveral } = several.value ?? (await several.load());
@@ -116,7 +113,7 @@ export async function acquireBudgets(
     (limiter as { [ACQUIRE_HELD]?: AcquireHeld })[ACQUIRE_HELD],
     keyIds,
     signal,
-    (acquiring) => untilAbort(limiter, acquiring, signal, logger, options),
+    (acquiring) => untilAbort(limiter, acquiring, signal, logger),
     (slot) => giveBack(slot, logger),
     options,
   );

@@ -7,7 +7,7 @@ import { describeValue } from '../internal/describe.js';
 import { lazyPart } from '../internal/lazy.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
-import { QUEUE_STATUS, type QueueStatus, type QueueStatusLimiter } from '../throttle/queue-options.js';
+import type { QueueStatus } from '../throttle/queue-options.js';
 import { queuePlace } from '../throttle/queue-place-lazy.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import {
@@ -161,17 +161,7 @@ export class ServiceClient {
    */
   async queueStatus(): Promise<QueueStatus> {
     const { budgets } = this.#credentials.fixed ?? (await this.#credentials.read());
-    const limiter = this.#limiter as Partial<QueueStatusLimiter>;
-    const statuses = (await limiter[QUEUE_STATUS]?.(budgets)) ?? [];
-    const { decidingStatus } = queuePlace.value ?? (await queuePlace.load());
-    const deciding = decidingStatus(statuses);
-    if (deciding) return deciding;
-    const now = Date.now();
-    return {
-      waiting: { high: 0, normal: 0, low: 0 },
-      nextSlotAt: undefined,
-      estimatedStartAt: { high: now, normal: now, low: now },
-    };
+    return (await queuePlace.load()).queueStatusOf(this.#limiter, budgets);
   }
 
   /**

@@ -2,7 +2,8 @@
 // with a priority's place to tell, a deadline, or a status asked), off the client's first chunk.
 import { QueueTimeoutError } from '../errors/queue-timeout-error.js';
 import { PRIORITIES, type Priority, PriorityQueue, pick, type QueueEntry, rankOf } from './priority-queue.js';
-import type { AcquireOptions, QueueStatus } from './queue-options.js';
+import { type AcquireOptions, QUEUE_STATUS, type QueueStatus, type QueueStatusLimiter } from './queue-options.js';
+import type { RateLimiter } from './rate-limiter.js';
 
 /**
  * Above this many waiters a position is estimated rather than replayed: the waiters more urgent plus those of its
@@ -185,4 +186,20 @@ export function untilDeadline(
       signal?.removeEventListener('abort', forward);
     },
   };
+}
+
+/**
+ * `client.queueStatus()`: of the limiter's budgets, the one that decides; none waiting for a limiter (a partner's)
+ * that does not tell its queue.
+ */
+export async function queueStatusOf(limiter: RateLimiter, budgets: readonly string[]): Promise<QueueStatus> {
+  const statuses = (await (limiter as Partial<QueueStatusLimiter>)[QUEUE_STATUS]?.(budgets)) ?? [];
+  const now = Date.now();
+  return (
+    decidingStatus(statuses) ?? {
+      waiting: { high: 0, normal: 0, low: 0 },
+      nextSlotAt: undefined,
+      estimatedStartAt: { high: now, normal: now, low: now },
+    }
+  );
 }
