@@ -3,7 +3,7 @@
 // Run: npm run bench:queue   (builds first; starts its own server and redis-server; prints figures; not a test)
 // BENCH_QUICK=1 runs smaller queues.
 import { fork, spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
 import { createServer } from 'node:net';
 import { createProcessRateLimiter, ServiceClient } from '../dist/index.js';
 
@@ -37,7 +37,11 @@ const minGap = (times) => {
 async function highBehindLows(service) {
   const lows = QUICK ? 20 : 200;
   const client = new ServiceClient({ apiKey: key('one'), baseUrl: service.baseUrl, maxRetries: 0 });
-  const calls = Array.from({ length: lows }, (_, i) => client.request('GET', `/one/low/${i}`, { priority: 'low' }));
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal); // one signal for 200 waiting calls
+  const calls = Array.from({ length: lows }, (_, i) =>
+    client.request('GET', `/one/low/${i}`, { priority: 'low', signal: stop.signal }),
+  );
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const madeAt = now();
   await client.request('GET', '/one/high', { priority: 'high' });
@@ -52,6 +56,7 @@ async function highBehindLows(service) {
     `one process, ${lows} low then 1 high: the high arrived ${ms(highAt - madeAt)} after it was made; ` +
       `lows in their order: ${inOrder} (${order.length} seen); min gap between arrivals ${ms(minGap([highAt, ...arrivals.map(([, t]) => t)]))}`,
   );
+  stop.abort();
   await Promise.allSettled(calls);
 }
 
