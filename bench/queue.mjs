@@ -2,10 +2,10 @@
 // process (arrivals stamped there on CLOCK_MONOTONIC), in one process and across 3 processes on one redis-server.
 // Run: npm run bench:queue   (builds first; starts its own server and redis-server; prints figures; not a test)
 // BENCH_QUICK=1 runs smaller queues.
-import { fork, spawn, spawnSync } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import { once, setMaxListeners } from 'node:events';
-import { createServer } from 'node:net';
 import { createProcessRateLimiter, ServiceClient } from '../dist/index.js';
+import { freePort, startRedis } from './lib/ports.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const now = () => Number(process.hrtime.bigint()) / 1e6;
@@ -90,7 +90,9 @@ async function starvation(service) {
   await Promise.all([low, ...stream]);
   const arrivals = (await service.report()).filter(([url]) => url.startsWith('/stream/'));
   const slot = arrivals.findIndex(([url]) => url === '/stream/low');
-  console.log(`steady high stream vs one waiting low: the low started in slot ${slot + 1} (the first slot was taken at once)`);
+  console.log(
+    `steady high stream vs one waiting low: the low started in slot ${slot + 1} (the first slot was taken at once)`,
+  );
 }
 
 /** queueStatus() estimates vs the actual starts, for calls made behind 5, 10 and 20 queued ones. */
@@ -98,7 +100,12 @@ async function estimates(service) {
   const rateLimiter = createProcessRateLimiter({ interval: 200 });
   const rows = [];
   for (const ahead of QUICK ? [5] : [5, 10, 20]) {
-    const client = new ServiceClient({ apiKey: key(`est${ahead}`), baseUrl: service.baseUrl, maxRetries: 0, rateLimiter });
+    const client = new ServiceClient({
+      apiKey: key(`est${ahead}`),
+      baseUrl: service.baseUrl,
+      maxRetries: 0,
+      rateLimiter,
+    });
     const queued = Array.from({ length: ahead }, (_, i) =>
       client.request('GET', `/est${ahead}/q/${i}`, { priority: i % 2 ? 'low' : 'normal' }),
     );
@@ -110,19 +117,12 @@ async function estimates(service) {
     const arrived = arrivalOf(await service.report(), `/est${ahead}/probe`);
     const actualWait = arrived - h0;
     const estimatedWait = status.estimatedStartAt.normal - t0;
-    rows.push(`${ahead} ahead: estimated ${ms(estimatedWait)}, actual ${ms(actualWait)} (${((100 * (actualWait - estimatedWait)) / actualWait).toFixed(1)} %)`);
+    rows.push(
+      `${ahead} ahead: estimated ${ms(estimatedWait)}, actual ${ms(actualWait)} (${((100 * (actualWait - estimatedWait)) / actualWait).toFixed(1)} %)`,
+    );
     await Promise.all(queued);
   }
   console.log(`queueStatus() estimate vs actual start (interval 200 ms): ${rows.join('; ')}`);
-}
-
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** 3 processes on one redis-server: A queues 50 low, C 20 low, then B makes one high call. */
@@ -132,13 +132,7 @@ async function acrossProcesses(service) {
     return;
   }
   const redisPort = await freePort();
-  const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
-  let out = '';
-  for await (const chunk of redis.stdout) {
-    out += chunk;
-    if (out.includes('Ready to accept connections')) break;
-  }
-  redis.stdout.resume();
+  const redis = await startRedis(redisPort);
   const apiKey = key('procs');
   const workers = ['A', 'B', 'C'].map(() =>
     fork(new URL('./queue-worker.mjs', import.meta.url), {
