@@ -56,7 +56,8 @@ async function splitSizes(contents) {
     const absolute = (path) => join(process.cwd(), path);
     const first = firstLoad(
       outputs,
-      Object.keys(outputs).find((path) => outputs[path].entryPoint !== undefined),
+      // The entry's own output: a chunk loaded by import() is an entry point of the metafile too.
+      Object.keys(outputs).find((path) => path.endsWith('/entry.js')),
     );
     const sum = (paths) => paths.reduce((total, path) => total + (gzipped.get(absolute(path)) ?? 0), 0);
     return { first: sum([...first]), firstFiles: first.size, total: sum(Object.keys(outputs)), files: gzipped.size };
