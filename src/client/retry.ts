@@ -311,6 +311,7 @@ async function sendOnce(sender: Sender, call: Call, state: AttemptState): Promis
               ...info,
             })
         : undefined;
+    telemetry?.queuing(limiter, credential.budgets);
     release = await acquireBudgets(limiter, credential.budgets, signal, logger, queueOptions(call, onQueued));
   } catch (error) {
     if (signal?.aborted) throw abortError(signal);
