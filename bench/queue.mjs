@@ -4,9 +4,11 @@
 // BENCH_QUICK=1 runs smaller queues.
 import { fork, spawnSync } from 'node:child_process';
 import { once, setMaxListeners } from 'node:events';
+import { createRequire } from 'node:module';
 import { createProcessRateLimiter, ServiceClient } from '../dist/index.js';
 import { freePort, startRedis } from './lib/ports.mjs';
 
+const Redis = createRequire(import.meta.url)('ioredis5');
 const QUICK = process.env.BENCH_QUICK === '1';
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const ms = (x) => `${Math.round(x)} ms`;
@@ -155,6 +157,16 @@ async function acrossProcesses(service) {
   console.log(
     `3 processes on redis-server (A 50 low, C 20 low, then B 1 high): B's queueStatus() saw ${JSON.stringify(status.waiting)}; ` +
       `the high arrived ${ms(highAt - madeAt)} after it was made; min gap between the key's ${arrivals.length} arrivals ${ms(minGap(arrivals.map(([, t]) => t)))}`,
+  );
+  // Redis's own count and time of the script's runs (INFO commandstats), per request that arrived.
+  const admin = new Redis({ port: redisPort, host: '127.0.0.1' });
+  const stats = await admin.call('INFO', 'commandstats');
+  admin.disconnect();
+  const runs = [...stats.matchAll(/cmdstat_(evalsha|eval):calls=(\d+),usec=\d+,usec_per_call=([\d.]+)/g)];
+  const total = runs.reduce((sum, m) => sum + Number(m[2]), 0);
+  console.log(
+    `  Redis script runs: ${total} for ${arrivals.length} requests sent (${(total / arrivals.length).toFixed(1)} per request, ` +
+      `with every waiter's asks and the status calls); ${runs.map((m) => `${m[1]} ${m[3]} µs per run`).join(', ')}`,
   );
   for (const w of workers) w.kill();
   redis.kill('SIGTERM');
