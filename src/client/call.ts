@@ -81,6 +81,9 @@ export function makeCall(target: CallTarget, options: CallOptions): Call {
     maxResponseBytes: options.maxResponseBytes,
     signal: options.signal,
     retryWhenMaybeSent: options.retryWhenMaybeSent,
+    priority: options.priority,
+    maxQueueWait: options.maxQueueWait,
+    queueDeadline: options.maxQueueWait === undefined ? undefined : options.queueDeadline,
     earlierSend: options.earlierSend,
   } as Call;
 }

@@ -144,6 +144,8 @@ export async function createEwayBillOnce(
     ...rest
   } = checkOnceOptions(options) as EwayBillOnceOptions & { [NO_RESEND]?: boolean };
   const callOptions: RequestOptions = { ...rest, retryWhenMaybeSent: false };
+  // maxQueueWait bounds the resend's wait too: what is left of it after the first call.
+  const queueDeadline = rest.maxQueueWait === undefined ? undefined : Date.now() + rest.maxQueueWait;
   let first: Error;
   try {
     const result = await client.createEwayBill(docHashId, model, callOptions);
@@ -158,8 +160,13 @@ export async function createEwayBillOnce(
   try {
     await abortableDelay(resendDelayMs ?? DEFAULT_RESEND_DELAY_MS, callOptions.signal);
     // The resend is a call after an earlier request that may have reached the service: the client builds its errors
-    // saying so (an internal option), a 429 or a refused connection included.
-    const resend = { ...callOptions, [EARLIER_SEND]: true } as RequestOptions;
+    // saying so (an internal option), a 429 or a refused connection included. maxQueueWait bounds the resend's wait
+    // too: what is left of it after the first call.
+    const resend = (
+      queueDeadline === undefined
+        ? { ...callOptions, [EARLIER_SEND]: true }
+        : { ...callOptions, maxQueueWait: Math.max(0, queueDeadline - Date.now()), [EARLIER_SEND]: true }
+    ) as RequestOptions;
     const result = await client.createEwayBill(docHashId, model, resend);
     return onceResult(result, { outcome: 'generated-on-resend', recovered: true, recoveredFrom: first });
   } catch (second) {

@@ -11,6 +11,8 @@ import { ServiceError } from '../errors/service-error.js';
 import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from '../errors/transport-errors.js';
 import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
+import type { AcquireOptions, QueuedInfo, QueueStatus } from '../throttle/queue-options.js';
+import { queuePlace } from '../throttle/queue-place-lazy.js';
 import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
 import { acquireBudgets } from './acquire.js';
 import type { Call } from './call.js';
@@ -103,11 +105,27 @@ interface AttemptResult {
   readonly credential: Credential | undefined;
 }
 
+/**
+ * What the limiter is told about the call's wait; `undefined` for a call with nothing to tell (a partner's limiter is
+ * then asked as before, with two arguments).
+ */
+function queueOptions(call: Call, onQueued: ((info: QueuedInfo) => void) | undefined): AcquireOptions | undefined {
+  if (call.priority === 'normal' && call.queueDeadline === undefined && onQueued === undefined) return undefined;
+  return { priority: call.priority, deadline: call.queueDeadline, maxQueueWait: call.maxQueueWait, onQueued };
+}
+
 export class Transport {
   readonly #init: TransportInit;
 
   constructor(init: TransportInit) {
     this.#init = init;
+  }
+
+  /** The queue of the client's key at its limiter (`ServiceClient.queueStatus`): the budget that decides. */
+  async queueStatus(): Promise<QueueStatus> {
+    const { credentials, limiter } = this.#init;
+    const { budgets } = credentials.fixed ?? (await credentials.read());
+    return (await queuePlace.load()).queueStatusOf(limiter, budgets);
   }
 
   /**
@@ -168,6 +186,13 @@ export class Transport {
               idempotent: call.idempotent,
             });
       if (delayMs === undefined) break;
+      // A retry whose wait alone ends past the call's queue deadline cannot start in time: say so now (after a
+      // possible send, saying so, with that attempt's error as the cause).
+      if (call.queueDeadline !== undefined && Date.now() + delayMs > call.queueDeadline) {
+        const { queueTimeout } = queuePlace.value ?? (await queuePlace.load());
+        error = queueTimeout(call, Date.now() + delayMs, earlierSend ? { cause: failed } : undefined);
+        break;
+      }
       this.#retrying(call, telemetry, attempt, result.queuedMs, failed.code, delayMs);
       try {
         await abortableDelay(delayMs, call.signal);
@@ -232,9 +257,22 @@ export class Transport {
     const queuedSince = performance.now();
     let release: ReleaseSlot | undefined;
     try {
-      // The one place a call asks the limiter: a per-call option for it (a priority, a longest wait) goes here.
-      release = await acquireBudgets(limiter, credential.budgets, signal, logger);
+      // The one place a call asks the limiter, with the call's priority and queue deadline. `onQueued` only when
+      // someone listens (the limiter then works out the call's place in line); reported once per attempt.
+      const onQueued =
+        hooks.onQueued || logger
+          ? (info: QueuedInfo) =>
+              emit(hooks, logger, 'onQueued', { ...call.request, attempt, docHashId: call.docHashId, ...info })
+          : undefined;
+      telemetry?.queuing(limiter, credential.budgets);
+      release = await acquireBudgets(limiter, credential.budgets, signal, logger, queueOptions(call, onQueued));
     } catch (error) {
+      // A queue deadline that passed on a retry's wait: made anew, saying an earlier request may have reached the service.
+      if (earlierSend && !signal?.aborted && error instanceof ServiceError && error.code === 'QUEUE_TIMEOUT') {
+        const { queueTimeout } = queuePlace.value ?? (await queuePlace.load());
+        const { estimatedStartAt } = error as ServiceError & { estimatedStartAt?: number };
+        return before(queueTimeout(call, estimatedStartAt, { cause: error }));
+      }
       // The SDK's own limiters reject with typed errors; a partner's may throw anything: nothing was sent either way.
       if (signal?.aborted || error instanceof ServiceError) return before(error);
       const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

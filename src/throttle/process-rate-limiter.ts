@@ -1,6 +1,18 @@
 import pThrottle from 'p-throttle';
 import { pause } from './pause.js';
+import { type Priority, PriorityQueue } from './priority-queue.js';
 import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
+import {
+  type AcquireOptions,
+  QUEUE_STATUS,
+  type QueueStatus,
+  type QueueStatusLimiter,
+  WAITING_COUNTS,
+} from './queue-options.js';
+import { queuePlace as place } from './queue-place-lazy.js';
+
+type QueuePlace = typeof import('./queue-place.js');
+
 import {
   ACQUIRE_HELD,
   type AcquireHeld,
@@ -18,6 +30,12 @@ export interface ProcessRateLimiter extends RateLimiter {
    * grow with the number of companies it has ever served. For monitoring.
    */
   readonly keyCount: number;
+}
+
+/** What the Redis limiter uses of the in-process one: its held grant, its queue's counts and status. */
+export interface LocalLimiter extends QueueStatusLimiter {
+  readonly [ACQUIRE_HELD]: AcquireHeld;
+  [WAITING_COUNTS](keyId: string): Record<Priority, number>;
 }
 
 interface InFlight {
@@ -51,8 +69,8 @@ interface KeyState {
   gateController: AbortController;
   /** `Date.now() - performance.now()` when the gate was made: p-throttle runs on the wall clock. */
   clockOffset: number;
-  /** Callers waiting for a slot, first come first served (a Set keeps insertion order; leaving it is O(1)). */
-  waiters: Set<Waiter>;
+  /** Callers waiting for a slot: by priority, first come first served within one (leaving it is O(1)). */
+  waiters: PriorityQueue<Waiter>;
   /** Whether a slot has been asked of p-throttle and has not fired yet. */
   slotPending: boolean;
   /** `performance.now()` at the last start granted, or -Infinity. */
@@ -154,7 +172,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
         slot: async () => {},
         gateController: new AbortController(),
         clockOffset: 0,
-        waiters: new Set(),
+        waiters: new PriorityQueue(),
         slotPending: false,
         lastStart: Number.NEGATIVE_INFINITY,
         inFlight: new Set(),
@@ -203,10 +221,9 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     }
     // Everyone left while this turn was being waited for; a fresh gate already serves whoever came since.
     if (gate.aborted) return;
-    const waiter: Waiter | undefined = state.waiters.values().next().value;
+    const waiter: Waiter | undefined = state.waiters.shift()?.value;
     // Cannot be empty here: the last waiter to leave aborts the gate (see `acquire`), which ends this turn above.
     if (!waiter) return;
-    state.waiters.delete(waiter);
     const now = performance.now();
     const request: InFlight = {
       start: now,
@@ -275,28 +292,84 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     settleIdle(id, state);
   }
 
-  /** Waits for a slot of `id`; `hold` marks the grant held (see {@link InFlight.held}). */
-  function acquireOne(id: string, signal: AbortSignal | undefined, hold: boolean): Promise<ReleaseSlot> {
+  /** The earliest start of the key's next request, finite (a held grant counts as leaving at its interval). */
+  function nextStart(state: KeyState, now: number): number {
+    const earliest = earliestStart(state);
+    return Math.max(now, Number.isFinite(earliest) ? earliest : state.lastStart + interval + margin);
+  }
+
+  /** When a request `position` grants away starts (`performance.now()`'s clock), if none ahead of it leaves. */
+  const startAfter = (state: KeyState, position: number, now: number) =>
+    nextStart(state, now) + position * (interval + margin);
+
+  /** The key's queue, for `queueStatus()`: epoch milliseconds. */
+  async function status(id: string): Promise<QueueStatus> {
+    const { estimatesOf } = place.value ?? (await place.load());
+    const now = performance.now();
+    const offset = wallClockOffset();
+    const state = keys.get(id);
+    const next = state ? nextStart(state, now) : now;
+    return {
+      waiting: state ? state.waiters.counts() : { high: 0, normal: 0, low: 0 },
+      nextSlotAt: next > now ? Math.round(next + offset) : undefined,
+      estimatedStartAt: estimatesOf(state?.waiters ?? new PriorityQueue(), next + offset, interval + margin),
+    };
+  }
+
+  /**
+   * Waits for a slot of `id`; `hold` marks the grant held (see {@link InFlight.held}). A call with a deadline leaves
+   * the line at once, with a `QueueTimeoutError`, when its start with every call ahead staying would come later, and
+   * otherwise when the deadline passes (plus `margin`, the tolerance of a grant's timer) while it still waits.
+   */
+  function acquireOne(
+    id: string,
+    signal: AbortSignal | undefined,
+    hold: boolean,
+    options?: AcquireOptions,
+  ): Promise<ReleaseSlot> {
     // Not throwIfAborted(): a signal from another realm or a polyfill may lack it.
     if (signal?.aborted) return Promise.reject(signal.reason);
     const state = stateFor(id);
+    const priority = options?.priority ?? 'normal';
     return new Promise<ReleaseSlot>((resolve, reject) => {
-      const onAbort = () => {
-        state.waiters.delete(waiter);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const leave = (reason: unknown) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        state.waiters.remove(entry);
         // The last waiter left: drop the pending turn and its timers, so nothing keeps the process alive.
         if (state.waiters.size === 0 && state.slotPending) resetGate(state);
-        reject(signal?.reason);
+        reject(reason);
         settleIdle(id, state);
       };
+      const onAbort = () => leave(signal?.reason);
       const waiter: Waiter = {
         hold,
         resolve: (release) => {
+          clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
           resolve(release);
         },
       };
+      const entry = state.waiters.add(waiter, priority);
       signal?.addEventListener('abort', onAbort, { once: true });
-      state.waiters.add(waiter);
+      if (options && (options.deadline !== undefined || options.onQueued)) {
+        const check = ({ checkQueued }: QueuePlace) =>
+          checkQueued({
+            queue: state.waiters,
+            entry,
+            options,
+            startAt: (position) => startAfter(state, position, performance.now()) + wallClockOffset(),
+            slack: margin,
+            leave,
+            keepTimer: (kept) => {
+              timer = kept;
+            },
+          });
+        // Imported on first use: a call that must know its place waits for it (a chunk that failed to load fails it).
+        if (place.value) check(place.value);
+        else place.load().then(check, (error: unknown) => state.waiters.has(entry) && leave(error));
+      }
       pump(id, state);
     });
   }
@@ -320,12 +393,14 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       });
   }
 
-  const limiter: ProcessRateLimiter & { readonly [ACQUIRE_HELD]: AcquireHeld } = {
+  const limiter: ProcessRateLimiter & LocalLimiter = {
     get keyCount() {
       return keys.size;
     },
-    acquire: (id, signal) => acquireOne(id, signal, false),
+    acquire: (id, signal, options) => acquireOne(id, signal, false, options),
     [ACQUIRE_HELD]: acquireOne,
+    [QUEUE_STATUS]: (keyIds) => Promise.all(keyIds.map(status)),
+    [WAITING_COUNTS]: (id: string) => keys.get(id)?.waiters.counts() ?? { high: 0, normal: 0, low: 0 },
   };
   Object.defineProperty(limiter, HONORS_ABORT, { value: true });
   return limiter;

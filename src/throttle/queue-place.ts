@@ -1,0 +1,216 @@
+// Where a call stands in its budget's line, and what ends its wait (issue 30): imported on first use (the first call
+// with a priority's place to tell, a deadline, or a status asked), off the client's first chunk.
+import { QueueTimeoutError } from '../errors/queue-timeout-error.js';
+import { EARLIER_SEND_NOTE } from '../errors/transport-errors.js';
+import { PRIORITIES, type Priority, PriorityQueue, pick, type QueueEntry, rankOf } from './priority-queue.js';
+import { type AcquireOptions, QUEUE_STATUS, type QueueStatus, type QueueStatusLimiter } from './queue-options.js';
+import type { RateLimiter } from './rate-limiter.js';
+
+/**
+ * Above this many waiters a position is estimated rather than replayed: the waiters more urgent plus those of its
+ * own priority ahead of it (the pass-over rule, which only moves a less urgent waiter earlier, is left out), so that
+ * 100,000 queued calls that each ask their place cost O(1) each, not O(waiters).
+ */
+export const REPLAY_LIMIT = 1000;
+
+/** How many wait at a more urgent priority than `rank`. */
+function above<T>(queue: PriorityQueue<T>, rank: number): number {
+  let count = 0;
+  const { lanes } = queue.view();
+  for (let r = 0; r < rank; r++) count += (lanes[r] as ReadonlySet<QueueEntry<T>>).size;
+  return count;
+}
+
+/** Replays the grants until `stop` says so; returns how many came before (-1: never). */
+function replay<T>(queue: PriorityQueue<T>, stop: (next: QueueEntry<T>) => boolean, ghost?: QueueEntry<T>): number {
+  const view = queue.view();
+  const lanes = view.lanes.map((lane) => [...lane]);
+  if (ghost) lanes[rankOf(ghost.priority)]?.push(ghost);
+  const at = lanes.map(() => 0);
+  const cursor = { passed: view.passed };
+  const heads = lanes.map((lane, rank) => ({
+    next: (): IteratorResult<QueueEntry<T>> => {
+      const value = lane[at[rank] as number];
+      return value === undefined ? { done: true, value: undefined } : { done: false, value };
+    },
+  })) as Iterator<QueueEntry<T>>[];
+  for (let count = 0; ; count++) {
+    const next = pick(heads, cursor);
+    if (next === undefined) return -1;
+    if (stop(next)) return count;
+    at[rankOf(next.priority)] = (at[rankOf(next.priority)] as number) + 1;
+  }
+}
+
+/**
+ * How many grants come before `entry` if no one else arrives and no one leaves (0: it is next), or -1 when it is not
+ * waiting. O(waiters): the grants are replayed; above {@link REPLAY_LIMIT} waiters, the newest of a priority gets the
+ * estimate in O(1).
+ */
+export function positionOf<T>(queue: PriorityQueue<T>, entry: QueueEntry<T>): number {
+  if (!queue.has(entry)) return -1;
+  const rank = rankOf(entry.priority);
+  const { lanes, newest } = queue.view();
+  if (queue.size > REPLAY_LIMIT && newest[rank] === entry) {
+    return above(queue, rank) + (lanes[rank] as ReadonlySet<QueueEntry<T>>).size - 1;
+  }
+  return replay(queue, (next) => next === entry);
+}
+
+/** How many grants would come before a call of `priority` that arrived now (see {@link positionOf}). */
+export function positionFor<T>(queue: PriorityQueue<T>, priority: Priority): number {
+  const rank = rankOf(priority);
+  const { lanes, seq } = queue.view();
+  if (queue.size > REPLAY_LIMIT) return above(queue, rank) + (lanes[rank] as ReadonlySet<QueueEntry<T>>).size;
+  const ghost: QueueEntry<T> = { value: undefined as T, priority, seq };
+  return replay(queue, (next) => next === ghost, ghost);
+}
+
+/** The order of the grants if no one else arrives and no one leaves. O(waiters). */
+export function orderOf<T>(queue: PriorityQueue<T>): T[] {
+  const values: T[] = [];
+  replay(queue, (next) => {
+    values.push(next.value);
+    return false;
+  });
+  return values;
+}
+
+/**
+ * The error of a call that cannot start by its deadline. `earlier`: an earlier attempt of the call may have reached
+ * the service (its error, or the limiter's own timeout, is the cause): the error is made saying so.
+ */
+export function queueTimeout(
+  options: AcquireOptions,
+  estimatedStartAt: number | undefined,
+  earlier?: { cause: unknown },
+): QueueTimeoutError {
+  const limit = options.maxQueueWait === undefined ? '' : ` (maxQueueWait: ${options.maxQueueWait} ms)`;
+  const why =
+    estimatedStartAt === undefined
+      ? 'its time to wait for a rate-limit slot ran out'
+      : `the calls ahead of it would keep it waiting until ${new Date(estimatedStartAt).toISOString()}`;
+  const message = `The call could not start within its maxQueueWait${limit}: ${why}; nothing was sent${earlier ? ' for this wait' : ''}`;
+  return new QueueTimeoutError(earlier ? `${message} (${EARLIER_SEND_NOTE})` : message, {
+    maxQueueWait: options.maxQueueWait ?? Math.max(0, (options.deadline ?? Date.now()) - Date.now()),
+    estimatedStartAt,
+    mayHaveSucceeded: earlier !== undefined,
+    cause: earlier?.cause,
+  });
+}
+
+/** Of several budgets' statuses, the one that decides when the next call starts: the latest `'normal'` start. */
+export function decidingStatus(statuses: readonly QueueStatus[]): QueueStatus | undefined {
+  let deciding: QueueStatus | undefined;
+  for (const status of statuses) {
+    if (!deciding || status.estimatedStartAt.normal > deciding.estimatedStartAt.normal) deciding = status;
+  }
+  return deciding;
+}
+
+/** When a call of each priority made now would start (epoch ms): `nextAt`, then `period` for each grant before it. */
+export function estimatesOf<T>(queue: PriorityQueue<T>, nextAt: number, period: number): Record<Priority, number> {
+  const estimated = {} as Record<Priority, number>;
+  for (const priority of PRIORITIES) estimated[priority] = Math.round(nextAt + positionFor(queue, priority) * period);
+  return estimated;
+}
+
+/**
+ * {@link estimatesOf} from the waiting counts of every process (their order across processes is not known: the less
+ * urgent ones are taken to have come first, as in a batch behind which urgent calls arrive).
+ */
+export function estimatesFrom(waiting: Record<Priority, number>, nextAt: number, period: number) {
+  const queue = new PriorityQueue<undefined>();
+  for (const priority of [...PRIORITIES].reverse()) {
+    for (let i = 0; i < waiting[priority]; i++) queue.add(undefined, priority);
+  }
+  return estimatesOf(queue, nextAt, period);
+}
+
+/** What {@link checkQueued} needs of a waiter of the in-process limiter. */
+export interface QueuedWaiter<T> {
+  readonly queue: PriorityQueue<T>;
+  readonly entry: QueueEntry<T>;
+  readonly options: AcquireOptions;
+  /** When a waiter `position` grants away starts (epoch ms), if none ahead of it leaves. */
+  startAt(position: number): number;
+  /** The tolerance of a grant's own timer: the deadline's timer fires this much after it. */
+  readonly slack: number;
+  /** Ends the wait with `reason`. */
+  leave(reason: unknown): void;
+  /** Keeps the deadline's timer, for the grant or the leave to clear. */
+  keepTimer(timer: ReturnType<typeof setTimeout>): void;
+}
+
+/**
+ * A waiter of the in-process limiter with a deadline or an `onQueued`: rejects it at once when its start with every
+ * waiter ahead staying is past its deadline, else arms the deadline's timer; tells `onQueued` its place if it waits.
+ */
+export function checkQueued<T>(waiter: QueuedWaiter<T>): void {
+  const { options } = waiter;
+  const position = positionOf(waiter.queue, waiter.entry);
+  if (position < 0) return; // granted meanwhile
+  const startAt = waiter.startAt(position);
+  const deadline = options.deadline;
+  if (deadline !== undefined && startAt > deadline) {
+    waiter.leave(queueTimeout(options, Math.round(startAt)));
+    return;
+  }
+  if (deadline !== undefined) {
+    const timer = setTimeout(
+      () => waiter.leave(queueTimeout(options, undefined)),
+      Math.max(0, deadline - Date.now()) + waiter.slack,
+    );
+    waiter.keepTimer(timer);
+  }
+  if (position === 0 && startAt <= Date.now() + 1) return;
+  try {
+    options.onQueued?.({ priority: options.priority ?? 'normal', position, estimatedStartAt: Math.round(startAt) });
+  } catch {
+    // The client's own callback reports a hook's error; a throwing callback must not lose the call's turn.
+  }
+}
+
+/**
+ * `signal`, or one that also aborts with a `QueueTimeoutError` when `options.deadline` passes (plus `slack`, the
+ * tolerance of the grant's own timer). `dispose` clears its timer and listener.
+ */
+export function untilDeadline(
+  signal: AbortSignal | undefined,
+  options: AcquireOptions | undefined,
+  slack: number,
+): { signal: AbortSignal | undefined; dispose(): void } {
+  const deadline = options?.deadline;
+  if (deadline === undefined) return { signal, dispose: () => {} };
+  const controller = new AbortController();
+  const forward = () => controller.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
+  const timer = setTimeout(
+    () => controller.abort(queueTimeout(options ?? {}, undefined)),
+    Math.max(0, deadline - Date.now()) + slack,
+  );
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forward);
+    },
+  };
+}
+
+/**
+ * `client.queueStatus()`: of the limiter's budgets, the one that decides; none waiting for a limiter (a partner's)
+ * that does not tell its queue.
+ */
+export async function queueStatusOf(limiter: RateLimiter, budgets: readonly string[]): Promise<QueueStatus> {
+  const statuses = (await (limiter as Partial<QueueStatusLimiter>)[QUEUE_STATUS]?.(budgets)) ?? [];
+  const now = Date.now();
+  return (
+    decidingStatus(statuses) ?? {
+      waiting: { high: 0, normal: 0, low: 0 },
+      nextSlotAt: undefined,
+      estimatedStartAt: { high: now, normal: now, low: now },
+    }
+  );
+}
