@@ -2,7 +2,7 @@
 // `rateLimitKey`'s when named).
 import { callUserCallback } from '../internal/callback.js';
 import { lazyPart } from '../internal/lazy.js';
-import { type AcquireOptions, QUEUE_STATUS, queuedOnce } from '../throttle/queue-options.js';
+import { type AcquireOptions, QUEUE_STATUS } from '../throttle/queue-options.js';
 import { queuePlace } from '../throttle/queue-place-lazy.js';
 import {
   ACQUIRE_ALL,
@@ -73,10 +73,9 @@ export async function acquireBudgets(
   keyIds: readonly string[],
   signal: AbortSignal | undefined,
   logger: Logger | undefined,
-  callOptions?: AcquireOptions,
+  // Their onQueued called once per attempt, however many budgets it waits for (../client/queue-call.ts).
+  options?: AcquireOptions,
 ): Promise<ReleaseSlot | undefined> {
-  // One onQueued per attempt, however many budgets it waits for.
-  const options = queuedOnce(callOptions);
   // A limiter that does not keep deadlines (a partner's) is given a signal that aborts at the call's, with a
   // QueueTimeoutError: the wait ends then, and a later grant is given back unused.
   if (options?.deadline === undefined || QUEUE_STATUS in limiter)

@@ -76,14 +76,7 @@ export function makeCall(target: CallTarget, options: CallOptions): Call {
     idempotent: target.idempotent !== false && IDEMPOTENT_METHODS.has(method),
     success: target.success,
     check: target.check,
-    timeout: options.timeout,
-    maxRetries: options.maxRetries,
-    maxResponseBytes: options.maxResponseBytes,
-    signal: options.signal,
-    retryWhenMaybeSent: options.retryWhenMaybeSent,
-    priority: options.priority,
-    maxQueueWait: options.maxQueueWait,
-    queueDeadline: options.maxQueueWait === undefined ? undefined : options.queueDeadline,
-    earlierSend: options.earlierSend,
+    // Every resolved option, as `resolveCallOptions` made it (it holds nothing else).
+    ...options,
   } as Call;
 }

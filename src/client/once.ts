@@ -162,11 +162,8 @@ export async function createEwayBillOnce(
     // The resend is a call after an earlier request that may have reached the service: the client builds its errors
     // saying so (an internal option), a 429 or a refused connection included. maxQueueWait bounds the resend's wait
     // too: what is left of it after the first call.
-    const resend = (
-      queueDeadline === undefined
-        ? { ...callOptions, [EARLIER_SEND]: true }
-        : { ...callOptions, maxQueueWait: Math.max(0, queueDeadline - Date.now()), [EARLIER_SEND]: true }
-    ) as RequestOptions;
+    const resend = { ...callOptions, [EARLIER_SEND]: true } as RequestOptions;
+    if (queueDeadline !== undefined) resend.maxQueueWait = Math.max(0, queueDeadline - Date.now());
     const result = await client.createEwayBill(docHashId, model, resend);
     return onceResult(result, { outcome: 'generated-on-resend', recovered: true, recoveredFrom: first });
   } catch (second) {

@@ -2,7 +2,7 @@ import type { PreflightFinding } from '../gst/preflight.js';
 import { PREFLIGHT_MODES, type PreflightMode } from '../gst/preflight-modes.js';
 import { describeType, describeValue } from '../internal/describe.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
-import { PRIORITIES, type Priority } from '../throttle/priority-queue.js';
+import type { Priority } from '../throttle/priority-queue.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { type ApiKeySource, keyProblem } from './credentials.js';
 import type { ClientHooks, Logger } from './events.js';
@@ -288,15 +288,14 @@ export function resolveCallOptions(options: unknown, client: ResolvedOptions, me
  * @throws {TypeError} naming the option, what it must be, and what it got.
  */
 export function checkQueueOptions(priority: unknown, maxQueueWait: unknown, where: string): void {
-  if (priority !== undefined && !(PRIORITIES as readonly unknown[]).includes(priority)) {
+  // Not PRIORITIES' module: the priority queue loads on first use, off the client's first chunk.
+  if (priority !== undefined && priority !== 'high' && priority !== 'normal' && priority !== 'low') {
     throw new TypeError(`${where}.priority must be one of 'high', 'normal', 'low'; got ${describeValue(priority)}`);
   }
+  // NaN and ±Infinity fail the range.
   if (
     maxQueueWait !== undefined &&
-    (typeof maxQueueWait !== 'number' ||
-      !Number.isFinite(maxQueueWait) ||
-      maxQueueWait < 0 ||
-      maxQueueWait > MAX_TIMER_MS)
+    !(typeof maxQueueWait === 'number' && maxQueueWait >= 0 && maxQueueWait <= MAX_TIMER_MS)
   ) {
     throw new TypeError(
       `${where}.maxQueueWait must be a number of milliseconds from 0 to ${MAX_TIMER_MS}; got ${String(maxQueueWait)}`,

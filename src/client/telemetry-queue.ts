@@ -28,7 +28,8 @@ export function queueDepthGauge(meter: Meter, name: string, label: string): void
   });
   gauge?.addCallback(async (result) => {
     const seen = new Set<string>();
-    for (const [id, { limiter, budgets }] of [...watched]) {
+    for (const [id, entry] of [...watched]) {
+      const { limiter, budgets } = entry;
       const statuses = await (limiter as unknown as QueueStatusLimiter)[QUEUE_STATUS](budgets).catch(() => []);
       let waiting = 0;
       for (const [index, status] of statuses.entries()) {
@@ -41,8 +42,9 @@ export function queueDepthGauge(meter: Meter, name: string, label: string): void
           waiting += status.waiting[priority];
         }
       }
-      // Reported at 0 once, then forgotten until a call of it waits again.
-      if (waiting === 0) watched.delete(id);
+      // Reported at 0 once, then forgotten until a call of it waits again: unless a call watched it anew while its
+      // status was read (that call may not have been counted yet).
+      if (waiting === 0 && watched.get(id) === entry) watched.delete(id);
     }
   });
 }

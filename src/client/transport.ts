@@ -11,7 +11,7 @@ import { ServiceError } from '../errors/service-error.js';
 import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from '../errors/transport-errors.js';
 import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
-import type { AcquireOptions, QueuedInfo, QueueStatus } from '../throttle/queue-options.js';
+import { QUEUE_STATUS, type QueueStatus, type QueueStatusLimiter } from '../throttle/queue-options.js';
 import { queuePlace } from '../throttle/queue-place-lazy.js';
 import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
 import { acquireBudgets } from './acquire.js';
@@ -37,6 +37,11 @@ export interface TransportParts {
   readonly rules: typeof import('./request-rules.js');
   /** One HTTP exchange (with the write tracker and the reading of transport failures). */
   readonly exchange: typeof import('./exchange.js')['exchange'];
+  /**
+   * What a call tells the limiter about its wait, and its `QueueTimeoutError`s. Loaded with the place in line
+   * (`queuePlace`: the priority queue, the deadline's checks), which the limiters then find at once.
+   */
+  readonly queue: typeof import('./queue-call.js');
 }
 
 let parts: TransportParts | undefined;
@@ -57,10 +62,12 @@ export function startTransport(): Promise<TransportParts> | TransportParts {
     import('../gst/preflight.js'),
     import('./request-rules.js'),
     import('./exchange.js'),
+    import('./queue-call.js'),
+    queuePlace.load(),
   ]).then(
-    ([kyModule, mapping, preflight, rules, { exchange }]) => {
+    ([kyModule, mapping, preflight, rules, { exchange }, queue]) => {
       const ky = kyModule.default.create({ retry: 0, timeout: false, throwHttpErrors: false });
-      parts = { ky, mapping, preflight, rules, exchange };
+      parts = { ky, mapping, preflight, rules, exchange, queue };
       return parts;
     },
     (error: unknown) => {
@@ -105,15 +112,6 @@ interface AttemptResult {
   readonly credential: Credential | undefined;
 }
 
-/**
- * What the limiter is told about the call's wait; `undefined` for a call with nothing to tell (a partner's limiter is
- * then asked as before, with two arguments).
- */
-function queueOptions(call: Call, onQueued: ((info: QueuedInfo) => void) | undefined): AcquireOptions | undefined {
-  if (call.priority === 'normal' && call.queueDeadline === undefined && onQueued === undefined) return undefined;
-  return { priority: call.priority, deadline: call.queueDeadline, maxQueueWait: call.maxQueueWait, onQueued };
-}
-
 export class Transport {
   readonly #init: TransportInit;
 
@@ -125,7 +123,8 @@ export class Transport {
   async queueStatus(): Promise<QueueStatus> {
     const { credentials, limiter } = this.#init;
     const { budgets } = credentials.fixed ?? (await credentials.read());
-    return (await queuePlace.load()).queueStatusOf(limiter, budgets);
+    const statuses = await (limiter as Partial<QueueStatusLimiter>)[QUEUE_STATUS]?.(budgets);
+    return (await queuePlace.load()).queueStatusOf(statuses);
   }
 
   /**
@@ -188,11 +187,8 @@ export class Transport {
       if (delayMs === undefined) break;
       // A retry whose wait alone ends past the call's queue deadline cannot start in time: say so now (after a
       // possible send, saying so, with that attempt's error as the cause).
-      if (call.queueDeadline !== undefined && Date.now() + delayMs > call.queueDeadline) {
-        const { queueTimeout } = queuePlace.value ?? (await queuePlace.load());
-        error = queueTimeout(call, Date.now() + delayMs, earlierSend ? { cause: failed } : undefined);
-        break;
-      }
+      error = ready.queue.retryTooLate(call, delayMs, earlierSend, failed);
+      if (error) break;
       this.#retrying(call, telemetry, attempt, result.queuedMs, failed.code, delayMs);
       try {
         await abortableDelay(delayMs, call.signal);
@@ -257,24 +253,15 @@ export class Transport {
     const queuedSince = performance.now();
     let release: ReleaseSlot | undefined;
     try {
-      // The one place a call asks the limiter, with the call's priority and queue deadline. `onQueued` only when
-      // someone listens (the limiter then works out the call's place in line); reported once per attempt.
-      const onQueued =
-        hooks.onQueued || logger
-          ? (info: QueuedInfo) =>
-              emit(hooks, logger, 'onQueued', { ...call.request, attempt, docHashId: call.docHashId, ...info })
-          : undefined;
+      // The one place a call asks the limiter, with the call's priority, queue deadline and onQueued (./queue-call.ts).
       telemetry?.queuing(limiter, credential.budgets);
-      release = await acquireBudgets(limiter, credential.budgets, signal, logger, queueOptions(call, onQueued));
+      const told = ready.queue.acquireOptionsOf(call, attempt, hooks, logger, emit);
+      release = await acquireBudgets(limiter, credential.budgets, signal, logger, told);
     } catch (error) {
-      // A queue deadline that passed on a retry's wait: made anew, saying an earlier request may have reached the service.
-      if (earlierSend && !signal?.aborted && error instanceof ServiceError && error.code === 'QUEUE_TIMEOUT') {
-        const { queueTimeout } = queuePlace.value ?? (await queuePlace.load());
-        const { estimatedStartAt } = error as ServiceError & { estimatedStartAt?: number };
-        return before(queueTimeout(call, estimatedStartAt, { cause: error }));
-      }
       // The SDK's own limiters reject with typed errors; a partner's may throw anything: nothing was sent either way.
-      if (signal?.aborted || error instanceof ServiceError) return before(error);
+      // A queue deadline that passed on a retry's wait is made anew, saying an earlier request may have reached it.
+      if (signal?.aborted || error instanceof ServiceError)
+        return before(earlierSend ? ready.queue.timedOutAfterSend(error, call) : error);
       const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       const message = `The rate limiter could not grant a slot (its acquire() failed: ${why.slice(0, 300)}); nothing was sent`;
       return before(new RateLimiterUnavailableError(message, { cause: error, earlierSend }));

@@ -14,12 +14,16 @@ export {
 export { isAlreadyGenerated, parsePortalCode } from './portal-code.js';
 export type { PortalErrorInit } from './portal-error.js';
 export { PortalError } from './portal-error.js';
-export type { QueueTimeoutErrorInit } from './queue-timeout-error.js';
-export { QueueTimeoutError } from './queue-timeout-error.js';
 export { RateLimiterUnavailableError } from './rate-limiter-unavailable.js';
 export type { ServiceErrorOptions } from './service-error.js';
 export { isServiceError, ServiceError } from './service-error.js';
-export type { TransportErrorInit } from './transport-errors.js';
-export { AbortedAfterSendError, ConnectionError, mayHaveSucceeded, TimeoutError } from './transport-errors.js';
+export type { QueueTimeoutErrorInit, TransportErrorInit } from './transport-errors.js';
+export {
+  AbortedAfterSendError,
+  ConnectionError,
+  mayHaveSucceeded,
+  QueueTimeoutError,
+  TimeoutError,
+} from './transport-errors.js';
 export type { ValidationIssue } from './validation-error.js';
 export { ValidationError } from './validation-error.js';

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { QueueTimeoutError } from '../errors/queue-timeout-error.js';
 import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
+import { QueueTimeoutError } from '../errors/transport-errors.js';
 import { callUserCallback } from '../internal/callback.js';
 import { acquireInOrder, budgetOrder, joinSlots } from '../throttle/budgets.js';
 import { pause } from '../throttle/pause.js';
@@ -15,10 +15,9 @@ import {
   QUEUE_STATUS,
   type QueueStatus,
   type QueueStatusLimiter,
-  queuedOnce,
   WAITING_COUNTS,
 } from '../throttle/queue-options.js';
-import { estimatesFrom, queueTimeout, untilDeadline } from '../throttle/queue-place.js';
+import { estimatesFrom, queuedOnce, queueTimeout, untilDeadline } from '../throttle/queue-place.js';
 import {
   ACQUIRE_ALL,
   ACQUIRE_HELD,

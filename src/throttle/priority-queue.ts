@@ -60,9 +60,17 @@ export class PriorityQueue<T> {
 
   /** Adds a waiter behind every waiter of its priority. */
   add(value: T, priority: Priority): QueueEntry<T> {
-    const entry: QueueEntry<T> = { value, priority, seq: this.#seq++ };
-    (this.#lanes[rankOf(priority)] as Set<QueueEntry<T>>).add(entry);
-    this.#newest[rankOf(priority)] = entry;
+    return this.adopt({ value, priority, seq: this.#seq });
+  }
+
+  /**
+   * Adds a waiter made by another queue (the in-process limiter's first-in-first-out line of a key, replaced by this
+   * one on the key's first call that tells a priority), keeping its arrival number: entries adopted in their order.
+   */
+  adopt(entry: QueueEntry<T>): QueueEntry<T> {
+    this.#seq = Math.max(this.#seq, entry.seq + 1);
+    (this.#lanes[rankOf(entry.priority)] as Set<QueueEntry<T>>).add(entry);
+    this.#newest[rankOf(entry.priority)] = entry;
     return entry;
   }
 

@@ -1,17 +1,17 @@
 import pThrottle from 'p-throttle';
 import { pause } from './pause.js';
-import { type Priority, PriorityQueue } from './priority-queue.js';
+import type { Priority } from './priority-queue.js';
 import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
 import {
   type AcquireOptions,
+  FifoWaiters,
   QUEUE_STATUS,
   type QueueStatus,
   type QueueStatusLimiter,
   WAITING_COUNTS,
+  type Waiters,
 } from './queue-options.js';
 import { queuePlace as place } from './queue-place-lazy.js';
-
-type QueuePlace = typeof import('./queue-place.js');
 
 import {
   ACQUIRE_HELD,
@@ -69,8 +69,11 @@ interface KeyState {
   gateController: AbortController;
   /** `Date.now() - performance.now()` when the gate was made: p-throttle runs on the wall clock. */
   clockOffset: number;
-  /** Callers waiting for a slot: by priority, first come first served within one (leaving it is O(1)). */
-  waiters: PriorityQueue<Waiter>;
+  /**
+   * Callers waiting for a slot: first come first served (leaving it is O(1)); by priority, first come first served
+   * within one, from the key's first call that tells a priority, a deadline or `onQueued` (see {@link Waiters}).
+   */
+  waiters: Waiters<Waiter>;
   /** Whether a slot has been asked of p-throttle and has not fired yet. */
   slotPending: boolean;
   /** `performance.now()` at the last start granted, or -Infinity. */
@@ -172,7 +175,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
         slot: async () => {},
         gateController: new AbortController(),
         clockOffset: 0,
-        waiters: new PriorityQueue(),
+        waiters: new FifoWaiters(),
         slotPending: false,
         lastStart: Number.NEGATIVE_INFINITY,
         inFlight: new Set(),
@@ -304,16 +307,10 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
 
   /** The key's queue, for `queueStatus()`: epoch milliseconds. */
   async function status(id: string): Promise<QueueStatus> {
-    const { estimatesOf } = place.value ?? (await place.load());
+    const { keyStatus } = place.value ?? (await place.load());
     const now = performance.now();
-    const offset = wallClockOffset();
     const state = keys.get(id);
-    const next = state ? nextStart(state, now) : now;
-    return {
-      waiting: state ? state.waiters.counts() : { high: 0, normal: 0, low: 0 },
-      nextSlotAt: next > now ? Math.round(next + offset) : undefined,
-      estimatedStartAt: estimatesOf(state?.waiters ?? new PriorityQueue(), next + offset, interval + margin),
-    };
+    return keyStatus(state, state ? nextStart(state, now) : now, now, wallClockOffset(), interval + margin);
   }
 
   /**
@@ -329,8 +326,13 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
   ): Promise<ReleaseSlot> {
     // Not throwIfAborted(): a signal from another realm or a polyfill may lack it.
     if (signal?.aborted) return Promise.reject(signal.reason);
+    // A call that tells a priority, a deadline or onQueued needs the priority queue and the place in line: imported on
+    // first use (a chunk that failed to load fails the call); calls waiting for it join the line in their order.
+    const loaded = options ? place.value : undefined;
+    if (options && !loaded) return place.load().then(() => acquireOne(id, signal, hold, options));
     const state = stateFor(id);
-    const priority = options?.priority ?? 'normal';
+    const queue = loaded?.prioritised(state.waiters);
+    if (queue) state.waiters = queue;
     return new Promise<ReleaseSlot>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const leave = (reason: unknown) => {
@@ -351,24 +353,20 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
           resolve(release);
         },
       };
-      const entry = state.waiters.add(waiter, priority);
+      const entry = (queue ?? state.waiters).add(waiter, options?.priority ?? 'normal');
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (options && (options.deadline !== undefined || options.onQueued)) {
-        const check = ({ checkQueued }: QueuePlace) =>
-          checkQueued({
-            queue: state.waiters,
-            entry,
-            options,
-            startAt: (position) => startAfter(state, position, performance.now()) + wallClockOffset(),
-            slack: margin,
-            leave,
-            keepTimer: (kept) => {
-              timer = kept;
-            },
-          });
-        // Imported on first use: a call that must know its place waits for it (a chunk that failed to load fails it).
-        if (place.value) check(place.value);
-        else place.load().then(check, (error: unknown) => state.waiters.has(entry) && leave(error));
+      if (queue && loaded && options) {
+        loaded.checkQueued({
+          queue,
+          entry,
+          options,
+          startAt: (position) => startAfter(state, position, performance.now()) + wallClockOffset(),
+          slack: margin,
+          leave,
+          keepTimer: (kept) => {
+            timer = kept;
+          },
+        });
       }
       pump(id, state);
     });

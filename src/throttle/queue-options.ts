@@ -1,7 +1,51 @@
 // What a call tells a rate limiter about its wait (issue 30): its priority, the latest time it may start, and where to
 // report its place in line. Types, symbols and one small helper, on the client's first chunk; what works out a place
 // in line or a timeout is in queue-place.ts, imported on first use.
-import type { Priority } from './priority-queue.js';
+import type { Priority, QueueEntry } from './priority-queue.js';
+
+/**
+ * The waiters of one key in the in-process limiter: a first-in-first-out line until the key's first call that tells a
+ * priority, a deadline or `onQueued`, then a `PriorityQueue` (./priority-queue.ts, loaded with ./queue-place.ts on
+ * first use, off the client's first chunk).
+ */
+export interface Waiters<T> {
+  readonly size: number;
+  counts(): Record<Priority, number>;
+  add(value: T, priority: Priority): QueueEntry<T>;
+  remove(entry: QueueEntry<T>): boolean;
+  shift(): QueueEntry<T> | undefined;
+}
+
+/** The first-in-first-out {@link Waiters} of a key whose calls told no priority: every entry is `'normal'`. */
+export class FifoWaiters<T> implements Waiters<T> {
+  /** A Set keeps insertion order; leaving it is O(1). */
+  readonly entries = new Set<QueueEntry<T>>();
+  #seq = 0;
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  counts(): Record<Priority, number> {
+    return { high: 0, normal: this.entries.size, low: 0 };
+  }
+
+  add(value: T, priority: Priority): QueueEntry<T> {
+    const entry = { value, priority, seq: this.#seq++ };
+    this.entries.add(entry);
+    return entry;
+  }
+
+  remove(entry: QueueEntry<T>): boolean {
+    return this.entries.delete(entry);
+  }
+
+  shift(): QueueEntry<T> | undefined {
+    const entry: QueueEntry<T> | undefined = this.entries.values().next().value;
+    if (entry) this.entries.delete(entry);
+    return entry;
+  }
+}
 
 /** Where a call stands when it has to wait for its slot. */
 export interface QueuedInfo {
@@ -60,18 +104,3 @@ export interface QueueStatusLimiter {
  * with each ask, so every process can count every process's waiters).
  */
 export const WAITING_COUNTS: unique symbol = Symbol.for('invoicing-service-sdk.limiter-waiting-counts') as never;
-
-/** `options` whose `onQueued` is called at most once, however many stages (budgets, processes) the wait goes through. */
-export function queuedOnce(options: AcquireOptions | undefined): AcquireOptions | undefined {
-  const onQueued = options?.onQueued;
-  if (!onQueued) return options;
-  let called = false;
-  return {
-    ...options,
-    onQueued: (info) => {
-      if (called) return;
-      called = true;
-      onQueued(info);
-    },
-  };
-}

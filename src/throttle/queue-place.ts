@@ -1,10 +1,10 @@
 // Where a call stands in its budget's line, and what ends its wait (issue 30): imported on first use (the first call
 // with a priority's place to tell, a deadline, or a status asked), off the client's first chunk.
-import { QueueTimeoutError } from '../errors/queue-timeout-error.js';
-import { EARLIER_SEND_NOTE } from '../errors/transport-errors.js';
+import { EARLIER_SEND_NOTE, QueueTimeoutError } from '../errors/transport-errors.js';
 import { PRIORITIES, type Priority, PriorityQueue, pick, type QueueEntry, rankOf } from './priority-queue.js';
-import { type AcquireOptions, QUEUE_STATUS, type QueueStatus, type QueueStatusLimiter } from './queue-options.js';
-import type { RateLimiter } from './rate-limiter.js';
+// Types alone from the modules of the client's first chunk (and no events.ts): a module shared between that chunk and
+// this one would be a chunk of its own, fetched before the client runs.
+import type { AcquireOptions, FifoWaiters, QueueStatus, Waiters } from './queue-options.js';
 
 /**
  * Above this many waiters a position is estimated rather than replayed: the waiters more urgent plus those of its
@@ -12,6 +12,19 @@ import type { RateLimiter } from './rate-limiter.js';
  * 100,000 queued calls that each ask their place cost O(1) each, not O(waiters).
  */
 export const REPLAY_LIMIT = 1000;
+
+/**
+ * A key's waiters as a {@link PriorityQueue}: the same queue when it is one already, else a new one that adopts the
+ * first-in-first-out line's waiters in their order (they keep their entries, so their leaving still finds them); a new
+ * empty one for none.
+ */
+export function prioritised<T>(waiters: Waiters<T> | undefined): PriorityQueue<T> {
+  if (waiters instanceof PriorityQueue) return waiters;
+  const queue = new PriorityQueue<T>();
+  const fifo = (waiters as Partial<FifoWaiters<T>> | undefined)?.entries;
+  if (fifo) for (const entry of fifo) queue.adopt(entry);
+  return queue;
+}
 
 /** How many wait at a more urgent priority than `rank`. */
 function above<T>(queue: PriorityQueue<T>, rank: number): number {
@@ -116,6 +129,26 @@ export function estimatesOf<T>(queue: PriorityQueue<T>, nextAt: number, period: 
 }
 
 /**
+ * The in-process limiter's status of a key (`state`: its waiters, made a priority queue from now on), its next start
+ * `next` on `performance.now()`'s clock, `offset` to epoch milliseconds, and a grant every `period`.
+ */
+export function keyStatus<T>(
+  state: { waiters: Waiters<T> } | undefined,
+  next: number,
+  now: number,
+  offset: number,
+  period: number,
+): QueueStatus {
+  const waiters = prioritised(state?.waiters);
+  if (state) state.waiters = waiters;
+  return {
+    waiting: waiters.counts(),
+    nextSlotAt: next > now ? Math.round(next + offset) : undefined,
+    estimatedStartAt: estimatesOf(waiters, next + offset, period),
+  };
+}
+
+/**
  * {@link estimatesOf} from the waiting counts of every process (their order across processes is not known: the less
  * urgent ones are taken to have come first, as in a batch behind which urgent calls arrive).
  */
@@ -143,11 +176,12 @@ export interface QueuedWaiter<T> {
 }
 
 /**
- * A waiter of the in-process limiter with a deadline or an `onQueued`: rejects it at once when its start with every
+ * A waiter of the in-process limiter (nothing to do without a deadline or an `onQueued`): rejects it at once when its start with every
  * waiter ahead staying is past its deadline, else arms the deadline's timer; tells `onQueued` its place if it waits.
  */
 export function checkQueued<T>(waiter: QueuedWaiter<T>): void {
   const { options } = waiter;
+  if (options.deadline === undefined && !options.onQueued) return;
   const position = positionOf(waiter.queue, waiter.entry);
   if (position < 0) return; // granted meanwhile
   const startAt = waiter.startAt(position);
@@ -200,17 +234,31 @@ export function untilDeadline(
 }
 
 /**
- * `client.queueStatus()`: of the limiter's budgets, the one that decides; none waiting for a limiter (a partner's)
- * that does not tell its queue.
+ * `client.queueStatus()`, from the statuses of the key's budgets that the limiter told: the one that decides; none
+ * waiting for a limiter (a partner's) that does not tell its queue.
  */
-export async function queueStatusOf(limiter: RateLimiter, budgets: readonly string[]): Promise<QueueStatus> {
-  const statuses = (await (limiter as Partial<QueueStatusLimiter>)[QUEUE_STATUS]?.(budgets)) ?? [];
+export function queueStatusOf(statuses: readonly QueueStatus[] | undefined): QueueStatus {
   const now = Date.now();
   return (
-    decidingStatus(statuses) ?? {
+    decidingStatus(statuses ?? []) ?? {
       waiting: { high: 0, normal: 0, low: 0 },
       nextSlotAt: undefined,
       estimatedStartAt: { high: now, normal: now, low: now },
     }
   );
+}
+
+/** `options` whose `onQueued` is called at most once, however many stages (budgets, processes) the wait goes through. */
+export function queuedOnce(options: AcquireOptions | undefined): AcquireOptions | undefined {
+  const onQueued = options?.onQueued;
+  if (!onQueued) return options;
+  let called = false;
+  return {
+    ...options,
+    onQueued: (info) => {
+      if (called) return;
+      called = true;
+      onQueued(info);
+    },
+  };
 }

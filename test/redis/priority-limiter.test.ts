@@ -3,7 +3,7 @@
 // until every waiter is in line, so the order of the grants depends on the script alone, not on the machine's speed.
 import { createRedisRateLimiter } from 'invoicing-service-sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QueueTimeoutError } from '../../src/errors/queue-timeout-error.js';
+import { QueueTimeoutError } from '../../src/errors/transport-errors.js';
 import { QUEUE_STATUS, type QueueStatus } from '../../src/throttle/queue-options.js';
 import type { ReleaseSlot } from '../../src/throttle/rate-limiter.js';
 import { LIBRARIES, type TestClient } from './clients.js';
