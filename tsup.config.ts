@@ -13,6 +13,7 @@ const entry = {
   gst: 'src/gst/index.ts',
   webhooks: 'src/webhooks/index.ts',
   redis: 'src/redis/index.ts',
+  journal: 'src/journal/index.ts',
 };
 
 const shared = {

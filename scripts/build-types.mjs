@@ -28,6 +28,7 @@ const entries = {
   gst: 'gst/index',
   testing: 'testing/index',
   redis: 'redis/index',
+  journal: 'journal/index',
 };
 
 const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));

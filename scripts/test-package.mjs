@@ -104,7 +104,7 @@ try {
   step('the declaration files have readable names');
   // Each entry's dist/<entry>.d.ts and .d.cts, and one declaration per source module under dist/types/esm and
   // dist/types/cjs (scripts/build-types.mjs): no hashed chunk such as dist/sign-BbvbMul1.d.ts.
-  const entryNames = ['index', 'model', 'webhooks', 'gst', 'testing', 'redis'];
+  const entryNames = ['index', 'model', 'webhooks', 'gst', 'testing', 'redis', 'journal'];
   const declarations = files.filter((f) => /\.d\.c?ts$/.test(f));
   const moduleOf = (f) => /^dist\/types\/(?:esm|cjs)\/(.+)\.d\.ts$/.exec(f)?.[1];
   const readable = (f) =>

@@ -20,10 +20,10 @@ export type EvictionCheck =
 export function redisEvictionProblem(policy: string, maxmemory: number): string | undefined {
   if (policy === 'noeviction' || maxmemory === 0) return undefined;
   return (
-    `Redis evicts keys under maxmemory-policy ${policy} (maxmemory ${maxmemory} bytes): the SDK's keys all expire, ` +
-    'so they can be evicted before their time, and then two requests of one key may go out less than a second apart ' +
-    "or a webhook's onEvent may run twice. Set maxmemory-policy noeviction on the Redis the SDK uses (or use a " +
-    'Redis of its own)'
+    `Redis evicts keys under maxmemory-policy ${policy} (maxmemory ${maxmemory} bytes): the SDK's keys can be ` +
+    'evicted before their time, and then two requests of one key may go out less than a second apart, ' +
+    "a webhook's onEvent may run twice, or the journal may forget a document it sent. Set maxmemory-policy " +
+    'noeviction on the Redis the SDK uses (or use a Redis of its own)'
   );
 }
 

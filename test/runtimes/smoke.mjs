@@ -8,10 +8,14 @@
 export async function smoke(sdk, config) {
   // When the SDK handed each request to fetch (`Date.now()`, the clock the harness's mock stamps arrivals with): the
   // rate limiter's decision, as this runtime carried it out. The harness checks these, not the gap between arrivals.
+  // `sendsMono` are the same moments on the monotonic clock (`performance.now()`), the one the rate limiter spaces starts
+  // on: the spacing is checked on it, and `sends` (the wall clock) are compared with the mock's stamps.
   const sends = [];
-  const result = { sends };
+  const sendsMono = [];
+  const result = { sends, sendsMono };
   const stampedFetch = (input, init) => {
     sends.push(Date.now());
+    sendsMono.push(performance.now());
     return fetch(input, init);
   };
   const client = new sdk.ServiceClient({
