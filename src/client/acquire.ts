@@ -2,7 +2,7 @@
 // `rateLimitKey`'s when named).
 import { callUserCallback } from '../internal/callback.js';
 import { lazyPart } from '../internal/lazy.js';
-import { type AcquireOptions, QUEUE_STATUS } from '../throttle/queue-options.js';
+import type { AcquireOptions } from '../throttle/queue-options.js';
 import { queuePlace } from '../throttle/queue-place-lazy.js';
 import {
   ACQUIRE_ALL,
@@ -76,16 +76,10 @@ export async function acquireBudgets(
   // Their onQueued called once per attempt, however many budgets it waits for (../client/queue-call.ts).
   options?: AcquireOptions,
 ): Promise<ReleaseSlot | undefined> {
-  // A limiter that does not keep deadlines (a partner's) is given a signal that aborts at the call's, with a
-  // QueueTimeoutError: the wait ends then, and a later grant is given back unused.
-  if (options?.deadline === undefined || QUEUE_STATUS in limiter)
-    return acquireAll(limiter, keyIds, signal, logger, options);
-  const waiting = (queuePlace.value ?? (await queuePlace.load())).untilDeadline(signal, options, 0);
-  try {
-    return await acquireAll(limiter, keyIds, waiting.signal, logger, options);
-  } finally {
-    waiting.dispose();
-  }
+  if (options?.deadline === undefined) return acquireAll(limiter, keyIds, signal, logger, options);
+  // A limiter that does not keep deadlines (a partner's) is given a signal that aborts at the call's (queue-place.ts).
+  const { withinDeadline } = queuePlace.value ?? (await queuePlace.load());
+  return withinDeadline(limiter, signal, options, (ending) => acquireAll(limiter, keyIds, ending, logger, options));
 }
 
 async function acquireAll(

@@ -6,7 +6,7 @@ import type { EwayBillModel } from '../model/schemas.js';
 import type { Priority } from '../throttle/priority-queue.js';
 import { budgetsOf } from './budget.js';
 import { createEwayBillOnce, type EwayBillCreator, type EwayBillOnceResult, NO_RESEND } from './once.js';
-import { checkQueueOptions, checkRequestOptions } from './options.js';
+import { checkRequestOptions } from './options.js';
 
 /** One document of a batch. */
 export interface EwayBillBatchItem {
@@ -167,8 +167,8 @@ function checkOptions(
 ): Required<Pick<EwayBillBatchOptions, 'concurrencyPerClient' | 'readAhead' | 'keepResults'>> {
   if (typeof options !== 'object' || options === null)
     throw new TypeError('createEwayBills: options must be an object');
-  checkRequestOptions({ signal: options.signal, timeout: options.timeout, maxRetries: options.maxRetries });
-  checkQueueOptions(options.priority, options.maxQueueWait, 'createEwayBills: options');
+  const { signal, timeout, maxRetries, priority, maxQueueWait } = options;
+  checkRequestOptions({ signal, timeout, maxRetries, priority, maxQueueWait });
   for (const name of ['onProgress', 'onResult'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`createEwayBills: options.${name} must be a function`);

@@ -89,7 +89,8 @@ export function emit<K extends keyof ClientHooks>(
       undefined,
     );
   } else {
-    const line = `invoicing-service-sdk: ${kind === 'onRequest' ? 'request' : kind === 'onQueued' ? 'queued' : 'response'}`;
+    // onRequest, onQueued, onResponse: 'invoicing-service-sdk: request', '… queued', '… response'.
+    const line = `invoicing-service-sdk: ${kind.slice(2).toLowerCase()}`;
     callUserCallback('logger.debug', () => logger.debug(line, details), [], undefined);
   }
 }

@@ -145,7 +145,7 @@ export async function createEwayBillOnce(
   } = checkOnceOptions(options) as EwayBillOnceOptions & { [NO_RESEND]?: boolean };
   const callOptions: RequestOptions = { ...rest, retryWhenMaybeSent: false };
   // maxQueueWait bounds the resend's wait too: what is left of it after the first call.
-  const queueDeadline = rest.maxQueueWait === undefined ? undefined : Date.now() + rest.maxQueueWait;
+  const startedAt = Date.now();
   let first: Error;
   try {
     const result = await client.createEwayBill(docHashId, model, callOptions);
@@ -163,7 +163,7 @@ export async function createEwayBillOnce(
     // saying so (an internal option), a 429 or a refused connection included. maxQueueWait bounds the resend's wait
     // too: what is left of it after the first call.
     const resend = { ...callOptions, [EARLIER_SEND]: true } as RequestOptions;
-    if (queueDeadline !== undefined) resend.maxQueueWait = Math.max(0, queueDeadline - Date.now());
+    resend.maxQueueWait = rest.maxQueueWait && Math.max(0, startedAt + rest.maxQueueWait - Date.now());
     const result = await client.createEwayBill(docHashId, model, resend);
     return onceResult(result, { outcome: 'generated-on-resend', recovered: true, recoveredFrom: first });
   } catch (second) {

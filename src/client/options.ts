@@ -232,7 +232,19 @@ export function checkRequestOptions(options: unknown, method = 'createEwayBill')
   if (maxRetries !== undefined) checkRetries(maxRetries, 'options.maxRetries');
   const { maxResponseBytes, priority, maxQueueWait } = options as RequestOptions;
   if (maxResponseBytes !== undefined) checkMaxResponseBytes(maxResponseBytes, 'options.maxResponseBytes');
-  checkQueueOptions(priority, maxQueueWait, 'options');
+  // Not PRIORITIES' module: the priority queue loads on first use, off the client's first chunk.
+  if (![undefined, 'high', 'normal', 'low'].includes(priority)) {
+    throw new TypeError(`options.priority must be one of 'high', 'normal', 'low'; got ${describeValue(priority)}`);
+  }
+  // NaN and ±Infinity fail the range.
+  if (
+    maxQueueWait !== undefined &&
+    !(typeof maxQueueWait === 'number' && maxQueueWait >= 0 && maxQueueWait <= MAX_TIMER_MS)
+  ) {
+    throw new TypeError(
+      `options.maxQueueWait must be a number of milliseconds from 0 to ${MAX_TIMER_MS}; got ${String(maxQueueWait)}`,
+    );
+  }
   return options as RequestOptions;
 }
 
@@ -281,26 +293,6 @@ export function resolveCallOptions(options: unknown, client: ResolvedOptions, me
     queueDeadline: given.maxQueueWait === undefined ? undefined : Date.now() + given.maxQueueWait,
     earlierSend: (given as { [EARLIER_SEND]?: unknown })[EARLIER_SEND] === true,
   };
-}
-
-/**
- * Checks `priority` and `maxQueueWait` (of a call, or of `createEwayBills`).
- * @throws {TypeError} naming the option, what it must be, and what it got.
- */
-export function checkQueueOptions(priority: unknown, maxQueueWait: unknown, where: string): void {
-  // Not PRIORITIES' module: the priority queue loads on first use, off the client's first chunk.
-  if (priority !== undefined && priority !== 'high' && priority !== 'normal' && priority !== 'low') {
-    throw new TypeError(`${where}.priority must be one of 'high', 'normal', 'low'; got ${describeValue(priority)}`);
-  }
-  // NaN and ±Infinity fail the range.
-  if (
-    maxQueueWait !== undefined &&
-    !(typeof maxQueueWait === 'number' && maxQueueWait >= 0 && maxQueueWait <= MAX_TIMER_MS)
-  ) {
-    throw new TypeError(
-      `${where}.maxQueueWait must be a number of milliseconds from 0 to ${MAX_TIMER_MS}; got ${String(maxQueueWait)}`,
-    );
-  }
 }
 
 export function resolveTimeout(value: number | false | undefined, fallback: number | false, name: string) {

@@ -25,11 +25,11 @@ export function retryTooLate(
 }
 
 /**
- * A limiter's `QueueTimeoutError` on the wait of a retry after an earlier request may have reached the service: made
- * anew saying so (the limiter's as cause). Any other error as it is.
+ * A limiter's `QueueTimeoutError` on the wait of a retry after an earlier request may have reached the service
+ * (`earlierSend`): made anew saying so (the limiter's as cause). Any other error as it is.
  */
-export function timedOutAfterSend(error: unknown, call: Call): unknown {
-  if ((error as { code?: unknown } | undefined)?.code !== 'QUEUE_TIMEOUT') return error;
+export function timedOutAfterSend(error: unknown, call: Call, earlierSend: boolean): unknown {
+  if (!earlierSend || (error as { code?: unknown } | undefined)?.code !== 'QUEUE_TIMEOUT') return error;
   return queueTimeout(call, (error as QueueTimeoutError).estimatedStartAt, { cause: error });
 }
 

@@ -11,7 +11,7 @@ import { ServiceError } from '../errors/service-error.js';
 import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from '../errors/transport-errors.js';
 import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
-import { QUEUE_STATUS, type QueueStatus, type QueueStatusLimiter } from '../throttle/queue-options.js';
+import type { QueueStatus } from '../throttle/queue-options.js';
 import { queuePlace } from '../throttle/queue-place-lazy.js';
 import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
 import { acquireBudgets } from './acquire.js';
@@ -122,9 +122,7 @@ export class Transport {
   /** The queue of the client's key at its limiter (`ServiceClient.queueStatus`): the budget that decides. */
   async queueStatus(): Promise<QueueStatus> {
     const { credentials, limiter } = this.#init;
-    const { budgets } = credentials.fixed ?? (await credentials.read());
-    const statuses = await (limiter as Partial<QueueStatusLimiter>)[QUEUE_STATUS]?.(budgets);
-    return (await queuePlace.load()).queueStatusOf(statuses);
+    return (await queuePlace.load()).queueStatusOf(limiter, (credentials.fixed ?? (await credentials.read())).budgets);
   }
 
   /**
@@ -261,7 +259,7 @@ export class Transport {
       // The SDK's own limiters reject with typed errors; a partner's may throw anything: nothing was sent either way.
       // A queue deadline that passed on a retry's wait is made anew, saying an earlier request may have reached it.
       if (signal?.aborted || error instanceof ServiceError)
-        return before(earlierSend ? ready.queue.timedOutAfterSend(error, call) : error);
+        return before(ready.queue.timedOutAfterSend(error, call, earlierSend));
       const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       const message = `The rate limiter could not grant a slot (its acquire() failed: ${why.slice(0, 300)}); nothing was sent`;
       return before(new RateLimiterUnavailableError(message, { cause: error, earlierSend }));

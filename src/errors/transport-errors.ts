@@ -174,6 +174,6 @@ export class QueueTimeoutError extends ServiceError {
     super(message, init);
     this.maxQueueWait = init.maxQueueWait;
     this.estimatedStartAt = init.estimatedStartAt;
-    this.mayHaveSucceeded = init.mayHaveSucceeded ?? false;
+    this.mayHaveSucceeded = init.mayHaveSucceeded === true;
   }
 }

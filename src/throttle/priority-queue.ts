@@ -74,6 +74,16 @@ export class PriorityQueue<T> {
     return entry;
   }
 
+  /** {@link PriorityQueue.add}, by the name the in-process limiter's waiters share (`Waiters` in queue-options.ts). */
+  enter(value: T, priority: Priority): QueueEntry<T> {
+    return this.add(value, priority);
+  }
+
+  /** {@link PriorityQueue.remove}, by the name the in-process limiter's waiters share. */
+  delete(entry: QueueEntry<T>): boolean {
+    return this.remove(entry);
+  }
+
   /** Removes a waiter (an abort, a deadline); `false` when it was not waiting. */
   remove(entry: QueueEntry<T>): boolean {
     const rank = rankOf(entry.priority);

@@ -13,6 +13,8 @@ import {
 } from './queue-options.js';
 import { queuePlace as place } from './queue-place-lazy.js';
 
+type QueuePlace = typeof import('./queue-place.js');
+
 import {
   ACQUIRE_HELD,
   type AcquireHeld,
@@ -301,10 +303,6 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     return Math.max(now, Number.isFinite(earliest) ? earliest : state.lastStart + interval + margin);
   }
 
-  /** When a request `position` grants away starts (`performance.now()`'s clock), if none ahead of it leaves. */
-  const startAfter = (state: KeyState, position: number, now: number) =>
-    nextStart(state, now) + position * (interval + margin);
-
   /** The key's queue, for `queueStatus()`: epoch milliseconds. */
   async function status(id: string): Promise<QueueStatus> {
     const { keyStatus } = place.value ?? (await place.load());
@@ -328,17 +326,16 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     if (signal?.aborted) return Promise.reject(signal.reason);
     // A call that tells a priority, a deadline or onQueued needs the priority queue and the place in line: imported on
     // first use (a chunk that failed to load fails the call); calls waiting for it join the line in their order.
-    const loaded = options ? place.value : undefined;
+    const loaded = place.value;
     if (options && !loaded) return place.load().then(() => acquireOne(id, signal, hold, options));
     const state = stateFor(id);
-    const queue = loaded?.prioritised(state.waiters);
-    if (queue) state.waiters = queue;
+    const queue = options && loaded?.prioritised(state);
     return new Promise<ReleaseSlot>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const leave = (reason: unknown) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        state.waiters.remove(entry);
+        state.waiters.delete(entry);
         // The last waiter left: drop the pending turn and its timers, so nothing keeps the process alive.
         if (state.waiters.size === 0 && state.slotPending) resetGate(state);
         reject(reason);
@@ -353,21 +350,19 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
           resolve(release);
         },
       };
-      const entry = (queue ?? state.waiters).add(waiter, options?.priority ?? 'normal');
+      const entry = (queue ?? state.waiters).enter(waiter, options?.priority ?? 'normal');
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (queue && loaded && options) {
-        loaded.checkQueued({
+      // The key's next start (epoch ms), then one every interval + margin: where the call stands, its deadline.
+      if (queue)
+        timer = (loaded as QueuePlace).checkQueued(
           queue,
           entry,
-          options,
-          startAt: (position) => startAfter(state, position, performance.now()) + wallClockOffset(),
-          slack: margin,
+          options as AcquireOptions,
+          nextStart(state, performance.now()) + wallClockOffset(),
+          interval + margin,
+          margin,
           leave,
-          keepTimer: (kept) => {
-            timer = kept;
-          },
-        });
-      }
+        );
       pump(id, state);
     });
   }
@@ -398,7 +393,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     acquire: (id, signal, options) => acquireOne(id, signal, false, options),
     [ACQUIRE_HELD]: acquireOne,
     [QUEUE_STATUS]: (keyIds) => Promise.all(keyIds.map(status)),
-    [WAITING_COUNTS]: (id: string) => keys.get(id)?.waiters.counts() ?? { high: 0, normal: 0, low: 0 },
+    [WAITING_COUNTS]: (id: string) => (keys.get(id)?.waiters ?? new FifoWaiters()).counts(),
   };
   Object.defineProperty(limiter, HONORS_ABORT, { value: true });
   return limiter;

@@ -11,38 +11,33 @@ import type { Priority, QueueEntry } from './priority-queue.js';
 export interface Waiters<T> {
   readonly size: number;
   counts(): Record<Priority, number>;
-  add(value: T, priority: Priority): QueueEntry<T>;
-  remove(entry: QueueEntry<T>): boolean;
+  /** Adds a waiter behind every waiter of its priority. */
+  enter(value: T, priority: Priority): QueueEntry<T>;
+  delete(entry: QueueEntry<T>): boolean;
   shift(): QueueEntry<T> | undefined;
 }
 
-/** The first-in-first-out {@link Waiters} of a key whose calls told no priority: every entry is `'normal'`. */
-export class FifoWaiters<T> implements Waiters<T> {
-  /** A Set keeps insertion order; leaving it is O(1). */
-  readonly entries = new Set<QueueEntry<T>>();
-  #seq = 0;
+/** Arrival numbers of {@link FifoWaiters}' entries: increasing within each line, which is all their order needs. */
+let arrivals = 0;
 
-  get size(): number {
-    return this.entries.size;
-  }
-
+/**
+ * The first-in-first-out {@link Waiters} of a key whose calls told no priority (every entry is `'normal'`): a Set
+ * keeps insertion order, and leaving it is O(1).
+ */
+export class FifoWaiters<T> extends Set<QueueEntry<T>> implements Waiters<T> {
   counts(): Record<Priority, number> {
-    return { high: 0, normal: this.entries.size, low: 0 };
+    return { high: 0, normal: this.size, low: 0 };
   }
 
-  add(value: T, priority: Priority): QueueEntry<T> {
-    const entry = { value, priority, seq: this.#seq++ };
-    this.entries.add(entry);
+  enter(value: T, priority: Priority): QueueEntry<T> {
+    const entry = { value, priority, seq: arrivals++ };
+    this.add(entry);
     return entry;
   }
 
-  remove(entry: QueueEntry<T>): boolean {
-    return this.entries.delete(entry);
-  }
-
   shift(): QueueEntry<T> | undefined {
-    const entry: QueueEntry<T> | undefined = this.entries.values().next().value;
-    if (entry) this.entries.delete(entry);
+    const entry: QueueEntry<T> | undefined = this.values().next().value;
+    if (entry) this.delete(entry);
     return entry;
   }
 }

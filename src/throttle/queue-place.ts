@@ -2,9 +2,17 @@
 // with a priority's place to tell, a deadline, or a status asked), off the client's first chunk.
 import { EARLIER_SEND_NOTE, QueueTimeoutError } from '../errors/transport-errors.js';
 import { PRIORITIES, type Priority, PriorityQueue, pick, type QueueEntry, rankOf } from './priority-queue.js';
+import type {
+  AcquireOptions,
+  FifoWaiters,
+  QUEUE_STATUS,
+  QueueStatus,
+  QueueStatusLimiter,
+  Waiters,
+} from './queue-options.js';
 // Types alone from the modules of the client's first chunk (and no events.ts): a module shared between that chunk and
 // this one would be a chunk of its own, fetched before the client runs.
-import type { AcquireOptions, FifoWaiters, QueueStatus, Waiters } from './queue-options.js';
+import type { RateLimiter } from './rate-limiter.js';
 
 /**
  * Above this many waiters a position is estimated rather than replayed: the waiters more urgent plus those of its
@@ -15,14 +23,15 @@ export const REPLAY_LIMIT = 1000;
 
 /**
  * A key's waiters as a {@link PriorityQueue}: the same queue when it is one already, else a new one that adopts the
- * first-in-first-out line's waiters in their order (they keep their entries, so their leaving still finds them); a new
- * empty one for none.
+ * first-in-first-out line's waiters in their order (they keep their entries, so their leaving still finds them) and
+ * takes its place as `key.waiters`; a new empty one for no key.
  */
-export function prioritised<T>(waiters: Waiters<T> | undefined): PriorityQueue<T> {
+export function prioritised<T>(key: { waiters: Waiters<T> } | undefined): PriorityQueue<T> {
+  const waiters = key?.waiters;
   if (waiters instanceof PriorityQueue) return waiters;
   const queue = new PriorityQueue<T>();
-  const fifo = (waiters as Partial<FifoWaiters<T>> | undefined)?.entries;
-  if (fifo) for (const entry of fifo) queue.adopt(entry);
+  if (waiters) for (const entry of waiters as FifoWaiters<T>) queue.adopt(entry);
+  if (key) key.waiters = queue;
   return queue;
 }
 
@@ -139,8 +148,7 @@ export function keyStatus<T>(
   offset: number,
   period: number,
 ): QueueStatus {
-  const waiters = prioritised(state?.waiters);
-  if (state) state.waiters = waiters;
+  const waiters = prioritised(state);
   return {
     waiting: waiters.counts(),
     nextSlotAt: next > now ? Math.round(next + offset) : undefined,
@@ -160,49 +168,42 @@ export function estimatesFrom(waiting: Record<Priority, number>, nextAt: number,
   return estimatesOf(queue, nextAt, period);
 }
 
-/** What {@link checkQueued} needs of a waiter of the in-process limiter. */
-export interface QueuedWaiter<T> {
-  readonly queue: PriorityQueue<T>;
-  readonly entry: QueueEntry<T>;
-  readonly options: AcquireOptions;
-  /** When a waiter `position` grants away starts (epoch ms), if none ahead of it leaves. */
-  startAt(position: number): number;
-  /** The tolerance of a grant's own timer: the deadline's timer fires this much after it. */
-  readonly slack: number;
-  /** Ends the wait with `reason`. */
-  leave(reason: unknown): void;
-  /** Keeps the deadline's timer, for the grant or the leave to clear. */
-  keepTimer(timer: ReturnType<typeof setTimeout>): void;
-}
-
 /**
- * A waiter of the in-process limiter (nothing to do without a deadline or an `onQueued`): rejects it at once when its start with every
- * waiter ahead staying is past its deadline, else arms the deadline's timer; tells `onQueued` its place if it waits.
+ * A waiter of the in-process limiter (nothing to do without a deadline or an `onQueued`): rejects it at once (`leave`)
+ * when its start with every waiter ahead staying is past its deadline, else arms the deadline's timer (returned, for
+ * the grant or the leave to clear; it fires `slack` after the deadline, the tolerance of a grant's own timer); tells
+ * `onQueued` its place if it waits. The key's next start is `nextAt` (epoch ms), then one every `period`.
  */
-export function checkQueued<T>(waiter: QueuedWaiter<T>): void {
-  const { options } = waiter;
-  if (options.deadline === undefined && !options.onQueued) return;
-  const position = positionOf(waiter.queue, waiter.entry);
-  if (position < 0) return; // granted meanwhile
-  const startAt = waiter.startAt(position);
-  const deadline = options.deadline;
+export function checkQueued<T>(
+  queue: PriorityQueue<T>,
+  entry: QueueEntry<T>,
+  options: AcquireOptions,
+  nextAt: number,
+  period: number,
+  slack: number,
+  leave: (reason: unknown) => void,
+): ReturnType<typeof setTimeout> | undefined {
+  const { deadline, onQueued } = options;
+  if (deadline === undefined && !onQueued) return undefined;
+  const position = positionOf(queue, entry);
+  if (position < 0) return undefined; // granted meanwhile
+  const startAt = nextAt + position * period;
   if (deadline !== undefined && startAt > deadline) {
-    waiter.leave(queueTimeout(options, Math.round(startAt)));
-    return;
+    leave(queueTimeout(options, Math.round(startAt)));
+    return undefined;
   }
-  if (deadline !== undefined) {
-    const timer = setTimeout(
-      () => waiter.leave(queueTimeout(options, undefined)),
-      Math.max(0, deadline - Date.now()) + waiter.slack,
-    );
-    waiter.keepTimer(timer);
+  const timer =
+    deadline === undefined
+      ? undefined
+      : setTimeout(() => leave(queueTimeout(options, undefined)), Math.max(0, deadline - Date.now()) + slack);
+  if (position > 0 || startAt > Date.now() + 1) {
+    try {
+      onQueued?.({ priority: options.priority ?? 'normal', position, estimatedStartAt: Math.round(startAt) });
+    } catch {
+      // The client's own callback reports a hook's error; a throwing callback must not lose the call's turn.
+    }
   }
-  if (position === 0 && startAt <= Date.now() + 1) return;
-  try {
-    options.onQueued?.({ priority: options.priority ?? 'normal', position, estimatedStartAt: Math.round(startAt) });
-  } catch {
-    // The client's own callback reports a hook's error; a throwing callback must not lose the call's turn.
-  }
+  return timer;
 }
 
 /**
@@ -234,13 +235,40 @@ export function untilDeadline(
 }
 
 /**
- * `client.queueStatus()`, from the statuses of the key's budgets that the limiter told: the one that decides; none
- * waiting for a limiter (a partner's) that does not tell its queue.
+ * `QUEUE_STATUS` of queue-options.ts, a registered symbol: the same symbol, without importing that module of the
+ * client's first chunk into this one (a module both import would be a chunk of its own, fetched before the client runs).
  */
-export function queueStatusOf(statuses: readonly QueueStatus[] | undefined): QueueStatus {
+const STATUS_OF: typeof QUEUE_STATUS = Symbol.for('invoicing-service-sdk.limiter-queue-status') as never;
+
+/**
+ * `acquire(signal)` at `limiter` within the call's deadline: a limiter that does not keep deadlines (a partner's, one
+ * that does not tell its queue) is given a signal that also aborts at the deadline, with a `QueueTimeoutError`: the
+ * wait ends then, and a later grant is given back unused (by the caller's abort handling).
+ */
+export async function withinDeadline<R>(
+  limiter: RateLimiter,
+  signal: AbortSignal | undefined,
+  options: AcquireOptions,
+  acquire: (signal: AbortSignal | undefined) => Promise<R>,
+): Promise<R> {
+  if (STATUS_OF in limiter) return acquire(signal);
+  const waiting = untilDeadline(signal, options, 0);
+  try {
+    return await acquire(waiting.signal);
+  } finally {
+    waiting.dispose();
+  }
+}
+
+/**
+ * `client.queueStatus()`: of the limiter's budgets (the key's), the one that decides; none waiting for a limiter (a
+ * partner's) that does not tell its queue.
+ */
+export async function queueStatusOf(limiter: RateLimiter, budgets: readonly string[]): Promise<QueueStatus> {
+  const statuses = (await (limiter as Partial<QueueStatusLimiter>)[STATUS_OF]?.(budgets)) ?? [];
   const now = Date.now();
   return (
-    decidingStatus(statuses ?? []) ?? {
+    decidingStatus(statuses) ?? {
       waiting: { high: 0, normal: 0, low: 0 },
       nextSlotAt: undefined,
       estimatedStartAt: { high: now, normal: now, low: now },
