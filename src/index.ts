@@ -37,6 +37,7 @@ export type {
   ApiErrorInit,
   PortalErrorInit,
   QueueTimeoutErrorInit,
+  RateLimiterErrorOptions,
   RequestSummary,
   ServiceErrorOptions,
   TransportErrorInit,

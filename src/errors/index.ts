@@ -14,6 +14,7 @@ export {
 export { isAlreadyGenerated, parsePortalCode } from './portal-code.js';
 export type { PortalErrorInit } from './portal-error.js';
 export { PortalError } from './portal-error.js';
+export type { RateLimiterErrorOptions } from './rate-limiter-unavailable.js';
 export { RateLimiterUnavailableError } from './rate-limiter-unavailable.js';
 export type { ServiceErrorOptions } from './service-error.js';
 export { isServiceError, ServiceError } from './service-error.js';
