@@ -2,11 +2,12 @@
 // Each process has its own Redis connection and limiter, as separate pods would. The mock service counts, at its end,
 // every arrival of each key and every 429; the script calls come from Redis's own INFO commandstats.
 // Run: npm run bench:redis   (builds first; starts its own redis-server; prints figures; not part of npm test)
-import { fork, spawn, spawnSync } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
+import { freePort, startRedis } from './lib/ports.mjs';
 
 const require = createRequire(import.meta.url);
 const Redis = require('ioredis5');
@@ -15,35 +16,6 @@ const PROCS = 4;
 if (spawnSync('redis-server', ['--version']).error) {
   console.error('bench:redis needs redis-server on the PATH (Debian/Ubuntu: apt-get install -y redis-server)');
   process.exit(1);
-}
-
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-async function startRedis(port) {
-  const child = spawn('redis-server', [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-  ]);
-  let out = '';
-  for await (const chunk of child.stdout) {
-    out += chunk;
-    if (out.includes('Ready to accept connections')) break;
-  }
-  child.stdout.resume();
-  return child;
 }
 
 async function stopRedis(child) {

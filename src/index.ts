@@ -18,7 +18,14 @@ export type {
 export { createEwayBills } from './client/batch.js';
 export type { HttpMethod } from './client/call.js';
 export type { ApiKeySource } from './client/credentials.js';
-export type { ClientHooks, Logger, RequestEvent, ResponseEvent, RetryEvent } from './client/events.js';
+export type {
+  ClientHooks,
+  Logger,
+  QueuedEvent,
+  RequestEvent,
+  ResponseEvent,
+  RetryEvent,
+} from './client/events.js';
 export type { PendingDocument, RecoverResult } from './client/journaled.js';
 export type { EwayBillCreator, EwayBillOnceOptions, EwayBillOnceOutcome, EwayBillOnceResult } from './client/once.js';
 export { createEwayBillOnce } from './client/once.js';
@@ -30,6 +37,7 @@ export { ServiceClient } from './client/service-client.js';
 export type {
   ApiErrorInit,
   PortalErrorInit,
+  QueueTimeoutErrorInit,
   RateLimiterErrorOptions,
   RequestSummary,
   ServiceErrorOptions,
@@ -49,6 +57,7 @@ export {
   mayHaveSucceeded,
   PortalError,
   parsePortalCode,
+  QueueTimeoutError,
   RateLimitError,
   RateLimiterUnavailableError,
   RedirectError,
@@ -60,6 +69,8 @@ export {
   ValidationError,
 } from './errors/index.js';
 export type { EwayBillAddress, EwayBillModel } from './model/index.js';
+export type { Priority } from './throttle/priority-queue.js';
 export { createProcessRateLimiter, type ProcessRateLimiter } from './throttle/process-rate-limiter.js';
 export type { ProcessRateLimiterOptions } from './throttle/process-rate-limiter-options.js';
+export type { AcquireOptions, QueuedInfo, QueueStatus } from './throttle/queue-options.js';
 export type { RateLimiter, ReleaseSlot, SlotOutcome } from './throttle/rate-limiter.js';

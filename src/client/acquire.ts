@@ -2,6 +2,8 @@
 // `rateLimitKey`'s when named).
 import { callUserCallback } from '../internal/callback.js';
 import { lazyPart } from '../internal/lazy.js';
+import type { AcquireOptions } from '../throttle/queue-options.js';
+import { queuePlace } from '../throttle/queue-place-lazy.js';
 import {
   ACQUIRE_ALL,
   ACQUIRE_HELD,
@@ -71,10 +73,30 @@ export async function acquireBudgets(
   keyIds: readonly string[],
   signal: AbortSignal | undefined,
   logger: Logger | undefined,
+  // Their onQueued called once per attempt, however many budgets it waits for (../client/queue-call.ts).
+  options?: AcquireOptions,
+): Promise<ReleaseSlot | undefined> {
+  if (options?.deadline === undefined) return acquireAll(limiter, keyIds, signal, logger, options);
+  // A limiter that does not keep deadlines (a partner's) is given a signal that aborts at the call's (queue-place.ts).
+  const { withinDeadline } = queuePlace.value ?? (await queuePlace.load());
+  return withinDeadline(limiter, signal, options, (ending) => acquireAll(limiter, keyIds, ending, logger, options));
+}
+
+async function acquireAll(
+  limiter: RateLimiter,
+  keyIds: readonly string[],
+  signal: AbortSignal | undefined,
+  logger: Logger | undefined,
+  options: AcquireOptions | undefined,
 ): Promise<ReleaseSlot | undefined> {
   const all = (limiter as Partial<MultiBudgetLimiter>)[ACQUIRE_ALL];
   if (keyIds.length === 1 || all) {
-    const acquiring = all ? all.call(limiter, keyIds, signal) : limiter.acquire(keyIds[0] as string, signal);
+    // Without options, a partner's limiter is called as it always was: `acquire(keyId, signal)`.
+    const acquiring = all
+      ? all.call(limiter, keyIds, signal, options)
+      : options
+        ? limiter.acquire(keyIds[0] as string, signal, options)
+        : limiter.acquire(keyIds[0] as string, signal);
     const granted = await untilAbort(limiter, acquiring, signal, logger);
     return typeof granted === 'function' ? granted : undefined;
   }
@@ -86,5 +108,6 @@ export async function acquireBudgets(
     signal,
     (acquiring) => untilAbort(limiter, acquiring, signal, logger),
     (slot) => giveBack(slot, logger),
+    options,
   );
 }

@@ -3,6 +3,7 @@ import { ValidationError, validationIssue } from '../errors/validation-error.js'
 import { abortError } from '../internal/abort.js';
 import { callUserCallback, type WarnSink } from '../internal/callback.js';
 import type { EwayBillModel } from '../model/schemas.js';
+import type { Priority } from '../throttle/priority-queue.js';
 import { budgetsOf } from './budget.js';
 import { createEwayBillOnce, type EwayBillCreator, type EwayBillOnceResult, NO_RESEND } from './once.js';
 import { checkRequestOptions } from './options.js';
@@ -79,6 +80,14 @@ export interface EwayBillBatchOptions {
   timeout?: number | false | undefined;
   /** Automatic retries of each item, as in `createEwayBill`. */
   maxRetries?: number | undefined;
+  /**
+   * Each item's priority among the calls waiting for its key's rate limit, as in `createEwayBill`: a batch's items
+   * give way to the interactive calls of the same key.
+   * @default 'low'
+   */
+  priority?: Priority | undefined;
+  /** Each item's `maxQueueWait`, as in `createEwayBill`: an item that cannot start in time settles with `QueueTimeoutError`. */
+  maxQueueWait?: number | undefined;
   /** Where a failing `onProgress` or `onResult` is reported. @default console */
   logger?: WarnSink | undefined;
   /** The wait before `createEwayBillOnce`'s resend of an item whose first request may have been sent. @default 5000 */
@@ -158,7 +167,8 @@ function checkOptions(
 ): Required<Pick<EwayBillBatchOptions, 'concurrencyPerClient' | 'readAhead' | 'keepResults'>> {
   if (typeof options !== 'object' || options === null)
     throw new TypeError('createEwayBills: options must be an object');
-  checkRequestOptions({ signal: options.signal, timeout: options.timeout, maxRetries: options.maxRetries });
+  const { signal, timeout, maxRetries, priority, maxQueueWait } = options;
+  checkRequestOptions({ signal, timeout, maxRetries, priority, maxQueueWait });
   for (const name of ['onProgress', 'onResult'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`createEwayBills: options.${name} must be a function`);
@@ -479,6 +489,8 @@ export async function createEwayBills(
       signal,
       timeout: options.timeout,
       maxRetries: options.maxRetries,
+      priority: options.priority ?? 'low',
+      maxQueueWait: options.maxQueueWait,
       resendDelayMs: options.resendDelayMs,
       mayAlreadyExist: item.mayAlreadyExist === true,
       // Without recovery, one request: an uncertain failure is the item's error (an internal option of

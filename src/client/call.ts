@@ -90,15 +90,10 @@ export function makeCall(target: CallTarget, options: CallOptions): Call {
     headers: target.headers,
     docHashId: target.docHashId,
     journal: target.journal,
-    retryRefused: options.retryRefused,
     idempotent: target.idempotent !== false && IDEMPOTENT_METHODS.has(method),
     success: target.success,
     check: target.check,
-    timeout: options.timeout,
-    maxRetries: options.maxRetries,
-    maxResponseBytes: options.maxResponseBytes,
-    signal: options.signal,
-    retryWhenMaybeSent: options.retryWhenMaybeSent,
-    earlierSend: options.earlierSend,
+    // Every resolved option, as `resolveCallOptions` made it (it holds nothing else).
+    ...options,
   } as Call;
 }

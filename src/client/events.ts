@@ -42,8 +42,20 @@ export interface RetryEvent extends RequestEvent {
   readonly delayMs: number;
 }
 
+/** An attempt has to wait for its key's rate-limit slot: where it stands. */
+export interface QueuedEvent extends Omit<RequestEvent, 'queuedMs'> {
+  /** The call's priority. */
+  readonly priority: 'high' | 'normal' | 'low';
+  /** How many calls of its budget start before it if none arrives or leaves (0: it is next). */
+  readonly position: number;
+  /** When it is expected to start (epoch ms) if no call ahead of it leaves. */
+  readonly estimatedStartAt: number;
+}
+
 /** Typed callbacks for observability. They never receive the API key or request headers. */
 export interface ClientHooks {
+  /** An attempt has to wait for its rate-limit slot (it is not called when the slot is free at once). */
+  onQueued?(event: QueuedEvent): void;
   onRequest?(event: RequestEvent): void;
   onResponse?(event: ResponseEvent): void;
   onRetry?(event: RetryEvent): void;
@@ -77,7 +89,8 @@ export function emit<K extends keyof ClientHooks>(
       undefined,
     );
   } else {
-    const line = `invoicing-service-sdk: ${kind === 'onRequest' ? 'request' : 'response'}`;
+    // onRequest, onQueued, onResponse: 'invoicing-service-sdk: request', '… queued', '… response'.
+    const line = `invoicing-service-sdk: ${kind.slice(2).toLowerCase()}`;
     callUserCallback('logger.debug', () => logger.debug(line, details), [], undefined);
   }
 }

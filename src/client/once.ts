@@ -147,6 +147,8 @@ export async function createEwayBillOnce(
     ...rest
   } = checkOnceOptions(options) as EwayBillOnceOptions & { [NO_RESEND]?: boolean };
   const callOptions: RequestOptions = { ...rest, retryWhenMaybeSent: false };
+  // maxQueueWait bounds the resend's wait too: what is left of it after the first call.
+  const startedAt = Date.now();
   let first: Error;
   try {
     const result = await client.createEwayBill(docHashId, model, callOptions);
@@ -166,8 +168,10 @@ export async function createEwayBillOnce(
     const journaled = (client as { readonly [JOURNALED]?: boolean })[JOURNALED] === true;
     await abortableDelay(resendDelayMs ?? (journaled ? 0 : DEFAULT_RESEND_DELAY_MS), callOptions.signal);
     // The resend is a call after an earlier request that may have reached the service: the client builds its errors
-    // saying so (an internal option), a 429 or a refused connection included.
+    // saying so (an internal option), a 429 or a refused connection included. maxQueueWait bounds the resend's wait
+    // too: what is left of it after the first call.
     const resend = { ...callOptions, [EARLIER_SEND]: true } as RequestOptions;
+    resend.maxQueueWait = rest.maxQueueWait && Math.max(0, startedAt + rest.maxQueueWait - Date.now());
     const result = await client.createEwayBill(docHashId, model, resend);
     const outcome = result.outcome === 'already-generated' ? 'already-generated' : 'generated-on-resend';
     return onceResult(result, { outcome, recovered: true, recoveredFrom: first });

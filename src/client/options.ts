@@ -2,6 +2,7 @@ import type { PreflightFinding } from '../gst/preflight.js';
 import { PREFLIGHT_MODES, type PreflightMode } from '../gst/preflight-modes.js';
 import { describeType, describeValue } from '../internal/describe.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
+import type { Priority } from '../throttle/priority-queue.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { type ApiKeySource, keyProblem } from './credentials.js';
 import type { ClientHooks, Logger } from './events.js';
@@ -146,6 +147,23 @@ export interface RequestOptions {
    * @default the client's (10 MiB unless set)
    */
   maxResponseBytes?: number | undefined;
+  /**
+   * How urgent the call is among the calls waiting for its key's rate limit (1 request per second): `'high'` calls
+   * start before `'normal'` ones, which start before `'low'` ones; first in, first out within one. After 9 grants in
+   * a row passed over a waiting less urgent call, the 10th goes to it. On `createRedisRateLimiter` this holds across
+   * processes. A partner's own `rateLimiter` receives it in `acquire`'s options.
+   * @default 'normal' (`createEwayBills` and the CLI: `'low'`)
+   * @example await client.createEwayBill(id, model, { priority: 'high' }) // a truck waits at the gate
+   */
+  priority?: Priority | undefined;
+  /**
+   * The most milliseconds the call may wait for rate-limit slots, in all (retries' slots included). When it cannot
+   * start in time it rejects with `QueueTimeoutError` (`QUEUE_TIMEOUT`), nothing sent for that wait: at once when the
+   * calls ahead of it would keep it waiting longer, otherwise when the time runs out. From 0 to 2147483647.
+   * @default undefined (no limit)
+   * @example await client.createEwayBill(id, model, { priority: 'high', maxQueueWait: 5000 })
+   */
+  maxQueueWait?: number | undefined;
 }
 
 /** Options after normalisation: frozen, validated, with defaults applied. */
@@ -238,8 +256,21 @@ export function checkRequestOptions(options: unknown, method = 'createEwayBill')
   }
   if (timeout !== undefined) checkTimeout(timeout, 'options.timeout');
   if (maxRetries !== undefined) checkRetries(maxRetries, 'options.maxRetries');
-  const { maxResponseBytes } = options as RequestOptions;
+  const { maxResponseBytes, priority, maxQueueWait } = options as RequestOptions;
   if (maxResponseBytes !== undefined) checkMaxResponseBytes(maxResponseBytes, 'options.maxResponseBytes');
+  // Not PRIORITIES' module: the priority queue loads on first use, off the client's first chunk.
+  if (![undefined, 'high', 'normal', 'low'].includes(priority)) {
+    throw new TypeError(`options.priority must be one of 'high', 'normal', 'low'; got ${describeValue(priority)}`);
+  }
+  // NaN and ±Infinity fail the range.
+  if (
+    maxQueueWait !== undefined &&
+    !(typeof maxQueueWait === 'number' && maxQueueWait >= 0 && maxQueueWait <= MAX_TIMER_MS)
+  ) {
+    throw new TypeError(
+      `options.maxQueueWait must be a number of milliseconds from 0 to ${MAX_TIMER_MS}; got ${String(maxQueueWait)}`,
+    );
+  }
   return options as RequestOptions;
 }
 
@@ -256,6 +287,11 @@ export interface CallOptions {
   readonly maxResponseBytes: number;
   readonly signal: AbortSignal | undefined;
   readonly retryWhenMaybeSent: boolean;
+  /** The call's priority for its rate-limit slots. */
+  readonly priority: Priority;
+  /** The call's `maxQueueWait` (ms), and the time (epoch ms, from the call's start) every wait of the call for a slot must end by. */
+  readonly maxQueueWait: number | undefined;
+  readonly queueDeadline: number | undefined;
   /** An earlier request of this call (`createEwayBillOnce`'s first) may have reached the service. */
   readonly earlierSend: boolean;
   /** With a journal: send a body again although the journal recorded its definitive refusal (`retryRefused`). */
@@ -279,6 +315,10 @@ export function resolveCallOptions(options: unknown, client: ResolvedOptions, me
     maxResponseBytes: given.maxResponseBytes ?? client.maxResponseBytes,
     signal: given.signal,
     retryWhenMaybeSent: given.retryWhenMaybeSent === true,
+    priority: given.priority ?? 'normal',
+    maxQueueWait: given.maxQueueWait,
+    // From the call's start: its retries' waits share it.
+    queueDeadline: given.maxQueueWait === undefined ? undefined : Date.now() + given.maxQueueWait,
     earlierSend: (given as { [EARLIER_SEND]?: unknown })[EARLIER_SEND] === true,
     retryRefused: given.retryRefused === true,
   };

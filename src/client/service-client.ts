@@ -6,6 +6,7 @@ import { describeValue } from '../internal/describe.js';
 import { lazyPart } from '../internal/lazy.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
+import type { QueueStatus } from '../throttle/queue-options.js';
 import {
   createEwayBills,
   type EwayBillBatchItem,
@@ -134,6 +135,21 @@ export class ServiceClient {
   /** The base URL requests go to, without a trailing slash. */
   get baseUrl(): string {
     return this.#options.baseUrl;
+  }
+
+  /**
+   * The queue of this client's key at its rate limit (1 request per second): how many calls wait per priority, when
+   * the next may start, and when a call of each priority made now is expected to start if no call ahead of it leaves
+   * (epoch ms). With a `rateLimitKey` the key has two budgets: the one whose queue starts a `'normal'` call later is
+   * reported. On `createRedisRateLimiter` every process's waiters count. A partner's own `rateLimiter` that does not
+   * tell its queue reports none waiting.
+   * @throws {TypeError} the key function returned an unusable key (as a call would).
+   * @example
+   * const { waiting, estimatedStartAt } = await client.queueStatus();
+   * if (estimatedStartAt.high - Date.now() > 5000) showBusy(waiting);
+   */
+  queueStatus(): Promise<QueueStatus> {
+    return this.#transport.queueStatus();
   }
 
   /**

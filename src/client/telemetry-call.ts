@@ -22,6 +22,8 @@ import {
   safely,
 } from '../internal/otel.js';
 import { withoutQueryValues } from '../internal/query-values.js';
+import type { RateLimiter } from '../throttle/rate-limiter.js';
+import { queueDepthGauge, watchQueue } from './telemetry-queue.js';
 
 /** What a call is, at its start. Never the API key, never the body. */
 export interface CallStart {
@@ -80,6 +82,8 @@ export interface CallTelemetry {
   attemptEnded(end: AttemptEnd): void;
   /** The call will try again after `delayMs`, because of `reason` (an SDK error code). */
   retrying(attempt: number, reason: string, delayMs: number): void;
+  /** An attempt waits for `budgets` at `limiter`: the queue-depth gauge reports them. */
+  queuing(limiter: RateLimiter, budgets: readonly string[]): void;
   /** The call settled. */
   end(end: CallEnd): void;
 }
@@ -96,8 +100,9 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75,
 // Seconds: a rate-limit wait is 0 or up to a few seconds per queued call before it.
 const WAIT_BUCKETS = [0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
 
-const registered = /* @__PURE__ */ otelReader(
-  (meter): Instruments => ({
+const registered = /* @__PURE__ */ otelReader((meter): Instruments => {
+  queueDepthGauge(meter, `${ATTRIBUTE_PREFIX}rate_limit.queue_depth`, `${ATTRIBUTE_PREFIX}budget`);
+  return {
     duration: meter.createHistogram('http.client.request.duration', {
       description: 'Duration of HTTP client requests (each attempt), from sending to the whole answer read.',
       unit: 's',
@@ -112,8 +117,8 @@ const registered = /* @__PURE__ */ otelReader(
       description: 'Answers 429 (rate limited) received from the service.',
       unit: '{response}',
     }),
-  }),
-);
+  };
+});
 
 type Registered = NonNullable<ReturnType<typeof registered>>;
 
@@ -209,6 +214,10 @@ class OtelCall implements CallTelemetry {
       });
       if (end.status === 429) metrics.rateLimited.add(1, perKey);
     });
+  }
+
+  queuing(limiter: RateLimiter, budgets: readonly string[]): void {
+    if (this.#instruments) safely(() => watchQueue(limiter, budgets));
   }
 
   retrying(attempt: number, reason: string, delayMs: number): void {

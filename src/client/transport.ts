@@ -11,6 +11,8 @@ import { ServiceError } from '../errors/service-error.js';
 import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from '../errors/transport-errors.js';
 import { abortableDelay, abortError } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
+import type { QueueStatus } from '../throttle/queue-options.js';
+import { queuePlace } from '../throttle/queue-place-lazy.js';
 import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
 import { acquireBudgets } from './acquire.js';
 import type { Call } from './call.js';
@@ -35,6 +37,11 @@ export interface TransportParts {
   readonly rules: typeof import('./request-rules.js');
   /** One HTTP exchange (with the write tracker and the reading of transport failures). */
   readonly exchange: typeof import('./exchange.js')['exchange'];
+  /**
+   * What a call tells the limiter about its wait, and its `QueueTimeoutError`s. Loaded with the place in line
+   * (`queuePlace`: the priority queue, the deadline's checks), which the limiters then find at once.
+   */
+  readonly queue: typeof import('./queue-call.js');
 }
 
 let parts: TransportParts | undefined;
@@ -55,10 +62,12 @@ export function startTransport(): Promise<TransportParts> | TransportParts {
     import('../gst/preflight.js'),
     import('./request-rules.js'),
     import('./exchange.js'),
+    import('./queue-call.js'),
+    queuePlace.load(),
   ]).then(
-    ([kyModule, mapping, preflight, rules, { exchange }]) => {
+    ([kyModule, mapping, preflight, rules, { exchange }, queue]) => {
       const ky = kyModule.default.create({ retry: 0, timeout: false, throwHttpErrors: false });
-      parts = { ky, mapping, preflight, rules, exchange };
+      parts = { ky, mapping, preflight, rules, exchange, queue };
       return parts;
     },
     (error: unknown) => {
@@ -108,6 +117,12 @@ export class Transport {
 
   constructor(init: TransportInit) {
     this.#init = init;
+  }
+
+  /** The queue of the client's key at its limiter (`ServiceClient.queueStatus`): the budget that decides. */
+  async queueStatus(): Promise<QueueStatus> {
+    const { credentials, limiter } = this.#init;
+    return (await queuePlace.load()).queueStatusOf(limiter, (credentials.fixed ?? (await credentials.read())).budgets);
   }
 
   /**
@@ -168,6 +183,10 @@ export class Transport {
               idempotent: call.idempotent,
             });
       if (delayMs === undefined) break;
+      // A retry whose wait alone ends past the call's queue deadline cannot start in time: say so now (after a
+      // possible send, saying so, with that attempt's error as the cause).
+      error = ready.queue.retryTooLate(call, delayMs, earlierSend, failed);
+      if (error) break;
       this.#retrying(call, telemetry, attempt, result.queuedMs, failed.code, delayMs);
       try {
         await abortableDelay(delayMs, call.signal);
@@ -232,11 +251,15 @@ export class Transport {
     const queuedSince = performance.now();
     let release: ReleaseSlot | undefined;
     try {
-      // The one place a call asks the limiter: a per-call option for it (a priority, a longest wait) goes here.
-      release = await acquireBudgets(limiter, credential.budgets, signal, logger);
+      // The one place a call asks the limiter, with the call's priority, queue deadline and onQueued (./queue-call.ts).
+      telemetry?.queuing(limiter, credential.budgets);
+      const told = ready.queue.acquireOptionsOf(call, attempt, hooks, logger, emit);
+      release = await acquireBudgets(limiter, credential.budgets, signal, logger, told);
     } catch (error) {
       // The SDK's own limiters reject with typed errors; a partner's may throw anything: nothing was sent either way.
-      if (signal?.aborted || error instanceof ServiceError) return before(error);
+      // A queue deadline that passed on a retry's wait is made anew, saying an earlier request may have reached it.
+      if (signal?.aborted || error instanceof ServiceError)
+        return before(ready.queue.timedOutAfterSend(error, call, earlierSend));
       const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       const message = `The rate limiter could not grant a slot (its acquire() failed: ${why.slice(0, 300)}); nothing was sent`;
       return before(new RateLimiterUnavailableError(message, { cause: error, earlierSend }));

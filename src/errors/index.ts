@@ -18,7 +18,13 @@ export type { RateLimiterErrorOptions } from './rate-limiter-unavailable.js';
 export { RateLimiterUnavailableError } from './rate-limiter-unavailable.js';
 export type { ServiceErrorOptions } from './service-error.js';
 export { isServiceError, ServiceError } from './service-error.js';
-export type { TransportErrorInit } from './transport-errors.js';
-export { AbortedAfterSendError, ConnectionError, mayHaveSucceeded, TimeoutError } from './transport-errors.js';
+export type { QueueTimeoutErrorInit, TransportErrorInit } from './transport-errors.js';
+export {
+  AbortedAfterSendError,
+  ConnectionError,
+  mayHaveSucceeded,
+  QueueTimeoutError,
+  TimeoutError,
+} from './transport-errors.js';
 export type { ValidationIssue } from './validation-error.js';
 export { ValidationError } from './validation-error.js';

@@ -58,6 +58,15 @@ interface InstrumentOptions {
 export interface Meter {
   createHistogram(name: string, options: InstrumentOptions): Pick<Instrument, 'record'>;
   createCounter(name: string, options: InstrumentOptions): Pick<Instrument, 'add'>;
+  /** An observable gauge (API 1.9 and later); read through its callbacks when the metrics are collected. */
+  createObservableGauge?(
+    name: string,
+    options: InstrumentOptions,
+  ): {
+    addCallback(
+      callback: (result: { observe(value: number, attributes?: Attributes): void }) => void | Promise<void>,
+    ): void;
+  };
 }
 
 interface Registry {

@@ -1,9 +1,23 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
+import { QueueTimeoutError } from '../errors/transport-errors.js';
 import { callUserCallback } from '../internal/callback.js';
 import { acquireInOrder, budgetOrder, joinSlots } from '../throttle/budgets.js';
 import { pause } from '../throttle/pause.js';
-import { createProcessRateLimiter, type ProcessRateLimiter } from '../throttle/process-rate-limiter.js';
+import { rankOf } from '../throttle/priority-queue.js';
+import {
+  createProcessRateLimiter,
+  type LocalLimiter,
+  type ProcessRateLimiter,
+} from '../throttle/process-rate-limiter.js';
+import {
+  type AcquireOptions,
+  QUEUE_STATUS,
+  type QueueStatus,
+  type QueueStatusLimiter,
+  WAITING_COUNTS,
+} from '../throttle/queue-options.js';
+import { estimatesFrom, queuedOnce, queueTimeout, untilDeadline } from '../throttle/queue-place.js';
 import {
   ACQUIRE_ALL,
   ACQUIRE_HELD,
@@ -18,7 +32,7 @@ import { evictionWarning } from './redis-policy.js';
 import { type RedisRateLimiterOptions, resolveRedisLimiterOptions } from './redis-rate-limiter-options.js';
 import { SLOT_SCRIPT, SLOT_SCRIPT_SHA } from './slot-script.js';
 
-type Op = 'acquire' | 'start' | 'sent' | 'release' | 'cancel';
+type Op = 'acquire' | 'start' | 'sent' | 'release' | 'cancel' | 'status';
 
 /** What a grant needs to tell, at `sent()`, whether the request left later than `margin` after its granted time. */
 interface Grant {
@@ -32,6 +46,7 @@ const NEVER = new AbortController().signal;
 
 /** One budget's Redis key while its grant is being taken: the ticket names this request in the script's state. */
 interface Held {
+  readonly keyId: string;
   readonly key: string;
   readonly ticket: string;
   grant: Grant | undefined;
@@ -85,27 +100,42 @@ export function configurationProblem(error: unknown): string | undefined {
   return undefined;
 }
 
-type Local = ProcessRateLimiter & { readonly [ACQUIRE_HELD]: AcquireHeld };
+type Local = ProcessRateLimiter & LocalLimiter;
 
 /** The in-process stage's slot of every budget in `keyIds` (see {@link acquireInOrder}). */
 function localSlots(
   acquire: AcquireHeld,
   keyIds: readonly string[],
   signal: AbortSignal | undefined,
+  options?: AcquireOptions,
 ): Promise<ReleaseSlot | undefined> {
   return acquireInOrder(
     keyIds,
-    (keyId, hold) => acquire(keyId, signal, hold),
+    (keyId, hold) => acquire(keyId, signal, hold, options),
     (slot) => slot({ unused: true }),
   );
 }
 
-function parseReply(reply: unknown): [granted: boolean, waitMs: number] {
-  const [granted, micros] = Array.isArray(reply) ? reply.map(Number) : [];
-  if ((granted !== 0 && granted !== 1) || micros === undefined || !Number.isFinite(micros)) {
-    throw new Error(`The rate-limit script answered ${JSON.stringify(reply)?.slice(0, 100)}, not [0|1, µs]`);
+/** The script's answer: granted (1), wait and ask again (0), or too late for the caller's deadline (2). */
+interface Reply {
+  readonly verdict: 0 | 1 | 2;
+  readonly waitMs: number;
+  /** With a `0`: the caller's expected start (ms from now) and how many waiters go before it. */
+  readonly expectedMs: number | undefined;
+  readonly place: number | undefined;
+}
+
+function parseReply(reply: unknown): Reply {
+  const [verdict, micros, expected, place] = Array.isArray(reply) ? reply.map(Number) : [];
+  if ((verdict !== 0 && verdict !== 1 && verdict !== 2) || micros === undefined || !Number.isFinite(micros)) {
+    throw new Error(`The rate-limit script answered ${JSON.stringify(reply)?.slice(0, 100)}, not [0|1|2, µs]`);
   }
-  return [granted === 1, micros / 1000];
+  return {
+    verdict,
+    waitMs: micros / 1000,
+    expectedMs: expected === undefined ? undefined : expected / 1000,
+    place,
+  };
 }
 
 /**
@@ -165,12 +195,27 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   let downUntil = Number.NEGATIVE_INFINITY;
   let degraded = false;
 
-  const call = (key: string, op: Op, ticket: string) =>
+  // Names this process's waiting counts in the script's state (see src/redis/slot-script.ts).
+  const processId = `p-${randomUUID()}`;
+  const call = (key: string, op: Op, ticket: string, more: readonly string[] = []) =>
     withDeadline(
-      () => run(key, [op, ticket, ...fixedArgs, String(grace), String(keep)]),
+      () => run(key, [op, ticket, ...fixedArgs, String(grace), String(keep), ...more]),
       timeout,
       `the rate-limit script (${op})`,
     );
+  /** An ask's priority, how long the caller may still wait, and this process's waiting counts for the key. */
+  const askArgs = (keyId: string, options: AcquireOptions | undefined): string[] => {
+    const deadline = options?.deadline;
+    const counts = local[WAITING_COUNTS](keyId);
+    return [
+      String(rankOf(options?.priority ?? 'normal')),
+      deadline === undefined ? '-1' : String(Math.max(0, Math.floor(deadline - Date.now()))),
+      processId,
+      String(counts.high),
+      String(counts.normal),
+      String(counts.low),
+    ];
+  };
   // Fire and forget: a failure only leaves an entry that expires by itself.
   const notify = (key: string, op: Op, ticket: string) => void call(key, op, ticket).catch(() => {});
 
@@ -195,14 +240,28 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     callUserCallback('logger.debug', logger.debug && ((m: string) => logger.debug?.(m)), [message], undefined);
   }
 
-  async function reserve(key: string, ticket: string, signal: AbortSignal | undefined): Promise<Grant> {
+  async function reserve(
+    { key, keyId, ticket }: Held,
+    signal: AbortSignal | undefined,
+    options: AcquireOptions | undefined,
+  ): Promise<Grant> {
     for (;;) {
       const asked = performance.now();
-      const [granted, wait] = parseReply(await raceAbort(call(key, 'acquire', ticket), signal));
+      const reply = parseReply(await raceAbort(call(key, 'acquire', ticket, askArgs(keyId, options)), signal));
       markUp();
-      await sleep(wait, signal);
-      if (!granted) continue;
-      const usable = await confirmed(key, ticket, { asked, wait }, signal);
+      // Its start with every waiter ahead staying is past the deadline: it has left the line; nothing was sent.
+      if (reply.verdict === 2) throw queueTimeout(options ?? {}, Math.round(Date.now() + reply.waitMs));
+      if (reply.verdict === 0 && reply.expectedMs !== undefined && options?.onQueued) {
+        const info = {
+          priority: options.priority ?? 'normal',
+          position: reply.place ?? 0,
+          estimatedStartAt: Math.round(Date.now() + reply.expectedMs),
+        };
+        callUserCallback('onQueued', options.onQueued, [info], undefined);
+      }
+      await sleep(reply.waitMs, signal);
+      if (reply.verdict !== 1) continue;
+      const usable = await confirmed(key, ticket, { asked, wait: reply.waitMs }, signal);
       if (usable) return usable;
     }
   }
@@ -226,8 +285,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     // the next start after it meanwhile.
     for (let confirmations = 0; ; confirmations++) {
       const confirming = performance.now();
-      const [usable] = parseReply(await raceAbort(call(key, 'start', ticket), signal));
-      if (!usable) return undefined;
+      const { verdict } = parseReply(await raceAbort(call(key, 'start', ticket), signal));
+      if (verdict !== 1) return undefined;
       // After a few slow confirmations in a row, `sent()` reports the real start instead (a busy process).
       if (performance.now() - confirming <= margin || confirmations === MAX_CONFIRMATIONS - 1) {
         return { asked: confirming, wait: 0 };
@@ -241,8 +300,12 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
    * while a later budget was awaited is confirmed before the request goes, and taken anew if Redis has since granted
    * that key to someone else.
    */
-  async function reserveAll(held: Held[], signal: AbortSignal | undefined): Promise<void> {
-    for (const entry of held) entry.grant = await reserve(entry.key, entry.ticket, signal);
+  async function reserveAll(
+    held: Held[],
+    signal: AbortSignal | undefined,
+    options: AcquireOptions | undefined,
+  ): Promise<void> {
+    for (const entry of held) entry.grant = await reserve(entry, signal, options);
     if (held.length === 1) return;
     for (let settled = false; !settled; ) {
       settled = true;
@@ -250,7 +313,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
         const still = await confirmed(entry.key, entry.ticket, entry.grant as Grant, signal);
         if (still) entry.grant = still;
         else {
-          entry.grant = await reserve(entry.key, entry.ticket, signal);
+          entry.grant = await reserve(entry, signal, options);
           settled = false;
         }
       }
@@ -284,7 +347,11 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     return Object.assign(release, { sent });
   }
 
-  async function acquireAll(keyIds: readonly string[], signal: AbortSignal | undefined): Promise<ReleaseSlot> {
+  async function acquireAll(
+    keyIds: readonly string[],
+    signal: AbortSignal | undefined,
+    acquireOptions?: AcquireOptions,
+  ): Promise<ReleaseSlot> {
     signal?.throwIfAborted();
     for (const keyId of keyIds) {
       if (typeof keyId !== 'string')
@@ -292,17 +359,21 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     }
     checkPolicy();
     const order = budgetOrder(keyIds);
-    const localRelease = await localSlots(local[ACQUIRE_HELD], order, signal);
+    const options = queuedOnce(acquireOptions);
+    const localRelease = await localSlots(local[ACQUIRE_HELD], order, signal, options);
     if (resolved.onUnavailable === 'local' && performance.now() < downUntil) {
       return fallback(order, signal, localRelease) as Promise<ReleaseSlot>;
     }
     const held: Held[] = order.map((keyId) => ({
+      keyId,
       key: resolved.prefix + createHash('sha256').update(keyId).digest('hex'),
       ticket: randomUUID(),
       grant: undefined,
     }));
+    // The call's deadline ends the wait at Redis too (plus margin, the tolerance of a grant's own timer).
+    const waiting = untilDeadline(signal, options, margin);
     try {
-      await reserveAll(held, signal);
+      await reserveAll(held, waiting.signal, options);
       return joinSlots([localRelease, ...held.map(slot)]) as ReleaseSlot;
     } catch (error) {
       // Whatever it held is given back, every budget's grant and place in line. A call abandoned at its deadline may
@@ -311,6 +382,11 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       if (signal?.aborted) {
         localRelease?.({ unused: true });
         throw signal.reason;
+      }
+      const late = waiting.signal?.aborted ? waiting.signal.reason : error;
+      if (late instanceof QueueTimeoutError) {
+        localRelease?.({ unused: true });
+        throw late;
       }
       // A setup problem is not an outage: falling back would send unshared, for good.
       const problem = configurationProblem(error);
@@ -332,12 +408,48 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       }
       markDown(error);
       return fallback(order, signal, localRelease) as Promise<ReleaseSlot>;
+    } finally {
+      waiting.dispose();
     }
   }
 
-  const limiter: MultiBudgetLimiter = {
-    acquire: (keyId, signal) => acquireAll([keyId], signal),
+  /**
+   * Each budget's queue: the waiters of every process (each process's own as it published them at its last ask, this
+   * process's as they are now), and the next start Redis allows. When Redis does not answer, this process's alone.
+   */
+  async function status(keyIds: readonly string[]): Promise<QueueStatus[]> {
+    const locals = await local[QUEUE_STATUS](keyIds);
+    return Promise.all(
+      keyIds.map(async (keyId, index) => {
+        const mine = locals[index] as QueueStatus;
+        const key = resolved.prefix + createHash('sha256').update(keyId).digest('hex');
+        let reply: number[];
+        try {
+          reply = ((await call(key, 'status', '')) as unknown[]).map(Number);
+        } catch {
+          return mine;
+        }
+        const [high = 0, normal = 0, low = 0, micros = 0] = reply;
+        const waiting = {
+          high: Math.max(high, mine.waiting.high),
+          normal: Math.max(normal, mine.waiting.normal),
+          low: Math.max(low, mine.waiting.low),
+        };
+        const now = Date.now();
+        const nextAt = Math.max(now + micros / 1000, mine.nextSlotAt ?? now);
+        return {
+          waiting,
+          nextSlotAt: nextAt > now ? Math.round(nextAt) : undefined,
+          estimatedStartAt: estimatesFrom(waiting, nextAt, interval + margin),
+        };
+      }),
+    );
+  }
+
+  const limiter: MultiBudgetLimiter & QueueStatusLimiter = {
+    acquire: (keyId, signal, options) => acquireAll([keyId], signal, options),
     [ACQUIRE_ALL]: acquireAll,
+    [QUEUE_STATUS]: status,
   };
   return limiter;
 }

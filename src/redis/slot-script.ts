@@ -10,10 +10,22 @@ import { createHash } from 'node:crypto';
  * waiters in arrival order, each with the time `d` after which it is presumed gone; `lt`, the usual answer time.
  *
  * ARGV: op (`acquire` | `start` | `sent` | `release` | `cancel`), ticket, interval, margin, waitForAnswer (`1` | `0`),
- * answerWaitLimit, grace (how long a waiter may be late for its wake-up), keep (how long idle state is kept).
+ * answerWaitLimit, grace (how long a waiter may be late for its wake-up), keep (how long idle state is kept), and for
+ * `acquire`: the priority's rank (0 `high`, 1 `normal`, 2 `low`; `1` when absent), how many milliseconds the caller
+ * may still wait (`-1`: no limit), and the caller's process id with how many calls of the key wait in that process
+ * (high, normal, low: they are not in `q` until their turn there; kept under `pw` until the waiter's lease passes, so
+ * `status` counts the waiters of every process).
+ *
+ * Waiters are granted by priority, first in first out within one (each waiter has its rank `pr`): after 9 grants in a
+ * row made while a less urgent waiter waited (`pc` counts them), the next goes to the oldest less urgent waiter, as
+ * src/throttle/priority-queue.ts does in one process.
  *
  * `acquire` answers `{1, µs}` for a grant: the request may start that many microseconds from now (a grant is fixed in
- * advance, so the waiter sleeps and does not ask again), or `{0, µs}`: ask again in that many microseconds. `start`
+ * advance, so the waiter sleeps and does not ask again), `{0, µs}`: ask again in that many microseconds, or `{2, µs}`:
+ * the caller's start, if no waiter ahead of it left, would come later than it may wait (that many microseconds from
+ * now); it is no longer in line. A `{0, µs}` answer also carries the caller's expected start (µs from now) and how
+ * many waiters are granted before it. `status` answers the waiters per rank (in `q` and in every process) and the
+ * key's next start (µs from now); it writes nothing. `start`
  * answers `{1, 0}` when a late grant may still be used (its start moved to now), `{0, 0}` when it must be asked
  * again. The other ops answer `{1, 0}`.
  */
@@ -44,12 +56,44 @@ for _, w in ipairs(st.q or {}) do
     if w.id == id then pos = #q end
   end
 end
+-- The order of the grants if no one arrives or leaves: indexes into q. pc1 is the pass-over count after the first.
+local function replay()
+  local lanes, at, order, pc, pc1 = { {}, {}, {} }, { 1, 1, 1 }, {}, st.pc or 0, 0
+  for i, w in ipairs(q) do
+    local lane = lanes[(w.pr or 1) + 1]
+    lane[#lane + 1] = i
+  end
+  for k = 1, #q do
+    local top
+    for r = 1, 3 do
+      if top == nil and lanes[r][at[r]] then top = r end
+    end
+    local below, belowR
+    for r = top + 1, 3 do
+      local i = lanes[r][at[r]]
+      if i and (below == nil or i < below) then below, belowR = i, r end
+    end
+    local r = top
+    if below == nil then pc = 0
+    elseif pc >= 9 then pc, r = 0, belowR
+    else pc = pc + 1 end
+    order[k] = lanes[r][at[r]]
+    at[r] = at[r] + 1
+    if k == 1 then pc1 = pc end
+  end
+  return order, pc1
+end
+
+local pw = {}
+for pid, c in pairs(st.pw or {}) do
+  if c.d > now then pw[pid] = c end
+end
 
 local function save(reply)
   local horizon = math.max(now, st.ls or 0)
   for _, f in pairs(fl) do horizon = math.max(horizon, f.s + cap) end
   for _, w in ipairs(q) do horizon = math.max(horizon, w.d) end
-  st.fl, st.q = fl, q
+  st.fl, st.q, st.pw = fl, q, pw
   redis.call('SET', key, cjson.encode(st), 'PX', math.ceil(horizon - now + keep))
   return reply
 end
@@ -63,16 +107,44 @@ if op == 'acquire' then
   if wfa and st.ab then first = math.max(first, st.ab + interval + 1) end
   -- Starts only, a grant is made at most lookahead before its time: a late start reported by then still moves it.
   local lookahead = math.max(50, 2 * margin)
-  if (pos == 1 or (pos == nil and #q == 0)) and not busy and (wfa or first - now <= lookahead) then
-    if pos then table.remove(q, pos) end
+  if not pos then
+    q[#q + 1] = { id = id, d = 0, pr = tonumber(ARGV[9]) or 1 }
+    pos = #q
+  end
+  local order, pc1 = replay()
+  local rank
+  for k, i in ipairs(order) do
+    if i == pos then rank = k end
+  end
+  if rank == 1 and not busy and (wfa or first - now <= lookahead) then
+    table.remove(q, pos)
+    st.pc = pc1
+    if ARGV[11] then
+      pw[ARGV[11]] = { h = tonumber(ARGV[12]) or 0, n = tonumber(ARGV[13]) or 0, l = tonumber(ARGV[14]) or 0, d = first + grace }
+    end
     fl[id] = { s = first, p = st.ls }
     st.ls = first
     return save({ 1, micros(first - now) })
   end
-  if not pos then
-    q[#q + 1] = { id = id, d = 0 }
-    pos = #q
+  -- Its start if no waiter ahead of it leaves: beyond what the caller may wait, it leaves the line at once.
+  local maxWait = tonumber(ARGV[10]) or -1
+  -- Other processes' waiters not yet in q count too when at least as urgent (they are taken to have come first).
+  local mine, others = tonumber(ARGV[9]) or 1, 0
+  for pid, c in pairs(pw) do
+    if pid ~= ARGV[11] then
+      others = others + c.h
+      if mine >= 1 then others = others + c.n end
+      if mine >= 2 then others = others + c.l end
+    end
   end
+  local expected = first + (rank - 1 + others) * (interval + margin)
+  if maxWait >= 0 and expected > now + maxWait then
+    table.remove(q, pos)
+    return save({ 2, micros(expected - now) })
+  end
+  -- From here pos is the place in the order of grants, qi the place in q.
+  local qi = pos
+  pos = rank
   local lt = st.lt or 0
   local holder
   for _, f in pairs(fl) do
@@ -96,8 +168,19 @@ if op == 'acquire' then
     wake = first + (pos - 2) * period + check
   end
   wake = math.max(wake, now + 1)
-  q[pos].d = wake + grace
-  return save({ 0, micros(wake - now) })
+  q[qi].d = wake + grace
+  if ARGV[11] then
+    pw[ARGV[11]] = { h = tonumber(ARGV[12]) or 0, n = tonumber(ARGV[13]) or 0, l = tonumber(ARGV[14]) or 0, d = wake + grace }
+  end
+  return save({ 0, micros(wake - now), micros(expected - now), rank - 1 })
+elseif op == 'status' then
+  if not raw then return { 0, 0, 0, 0 } end
+  local c = { 0, 0, 0 }
+  for _, w in ipairs(q) do c[(w.pr or 1) + 1] = c[(w.pr or 1) + 1] + 1 end
+  for _, n in pairs(pw) do c[1], c[2], c[3] = c[1] + n.h, c[2] + n.n, c[3] + n.l end
+  local first = now
+  if st.ls then first = math.max(first, st.ls + interval + margin) end
+  return { c[1], c[2], c[3], micros(first - now) }
 elseif op == 'start' then
   -- A grant handed over late: it starts now if it is still the latest grant and was not counted as arrived;
   -- otherwise it is dropped, and the caller asks again.

@@ -1,6 +1,7 @@
 // Several rate-limit budgets for one request (a key's own, and its `rateLimitKey`'s): only calls of a client that
 // names a `rateLimitKey` come here, so the client imports this on first use, off its first chunk.
 // Type-only imports: a module the client's first chunk also holds would become a chunk of its own (one more file).
+import type { AcquireOptions } from './queue-options.js';
 import type { AcquireHeld, RateLimiter, ReleaseSlot, SlotOutcome } from './rate-limiter.js';
 
 type Granted = Awaited<ReturnType<RateLimiter['acquire']>>;
@@ -68,12 +69,13 @@ export function acquireSeveral(
   signal: AbortSignal | undefined,
   wait: (acquiring: Promise<Granted>) => Promise<Granted>,
   giveBack: (slot: ReleaseSlot) => void,
+  options?: AcquireOptions,
 ): Promise<ReleaseSlot | undefined> {
   return acquireInOrder(
     keyIds,
     async (keyId, hold) => {
-      if (held) return held.call(limiter, keyId, signal, hold);
-      const granted = await wait(limiter.acquire(keyId, signal));
+      if (held) return held.call(limiter, keyId, signal, hold, options);
+      const granted = await wait(options ? limiter.acquire(keyId, signal, options) : limiter.acquire(keyId, signal));
       const slot = typeof granted === 'function' ? granted : undefined;
       if (hold) slot?.leaving?.();
       return slot;

@@ -1,6 +1,20 @@
 import pThrottle from 'p-throttle';
 import { pause } from './pause.js';
+import type { Priority } from './priority-queue.js';
 import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
+import {
+  type AcquireOptions,
+  FifoWaiters,
+  QUEUE_STATUS,
+  type QueueStatus,
+  type QueueStatusLimiter,
+  WAITING_COUNTS,
+  type Waiters,
+} from './queue-options.js';
+import { queuePlace as place } from './queue-place-lazy.js';
+
+type QueuePlace = typeof import('./queue-place.js');
+
 import {
   ACQUIRE_HELD,
   type AcquireHeld,
@@ -18,6 +32,12 @@ export interface ProcessRateLimiter extends RateLimiter {
    * grow with the number of companies it has ever served. For monitoring.
    */
   readonly keyCount: number;
+}
+
+/** What the Redis limiter uses of the in-process one: its held grant, its queue's counts and status. */
+export interface LocalLimiter extends QueueStatusLimiter {
+  readonly [ACQUIRE_HELD]: AcquireHeld;
+  [WAITING_COUNTS](keyId: string): Record<Priority, number>;
 }
 
 interface InFlight {
@@ -51,8 +71,11 @@ interface KeyState {
   gateController: AbortController;
   /** `Date.now() - performance.now()` when the gate was made: p-throttle runs on the wall clock. */
   clockOffset: number;
-  /** Callers waiting for a slot, first come first served (a Set keeps insertion order; leaving it is O(1)). */
-  waiters: Set<Waiter>;
+  /**
+   * Callers waiting for a slot: first come first served (leaving it is O(1)); by priority, first come first served
+   * within one, from the key's first call that tells a priority, a deadline or `onQueued` (see {@link Waiters}).
+   */
+  waiters: Waiters<Waiter>;
   /** Whether a slot has been asked of p-throttle and has not fired yet. */
   slotPending: boolean;
   /** `performance.now()` at the last start granted, or -Infinity. */
@@ -154,7 +177,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
         slot: async () => {},
         gateController: new AbortController(),
         clockOffset: 0,
-        waiters: new Set(),
+        waiters: new FifoWaiters(),
         slotPending: false,
         lastStart: Number.NEGATIVE_INFINITY,
         inFlight: new Set(),
@@ -203,10 +226,9 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     }
     // Everyone left while this turn was being waited for; a fresh gate already serves whoever came since.
     if (gate.aborted) return;
-    const waiter: Waiter | undefined = state.waiters.values().next().value;
+    const waiter: Waiter | undefined = state.waiters.shift()?.value;
     // Cannot be empty here: the last waiter to leave aborts the gate (see `acquire`), which ends this turn above.
     if (!waiter) return;
-    state.waiters.delete(waiter);
     const now = performance.now();
     const request: InFlight = {
       start: now,
@@ -275,28 +297,72 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     settleIdle(id, state);
   }
 
-  /** Waits for a slot of `id`; `hold` marks the grant held (see {@link InFlight.held}). */
-  function acquireOne(id: string, signal: AbortSignal | undefined, hold: boolean): Promise<ReleaseSlot> {
+  /** The earliest start of the key's next request, finite (a held grant counts as leaving at its interval). */
+  function nextStart(state: KeyState, now: number): number {
+    const earliest = earliestStart(state);
+    return Math.max(now, Number.isFinite(earliest) ? earliest : state.lastStart + interval + margin);
+  }
+
+  /** The key's queue, for `queueStatus()`: epoch milliseconds. */
+  async function status(id: string): Promise<QueueStatus> {
+    const { keyStatus } = place.value ?? (await place.load());
+    const now = performance.now();
+    const state = keys.get(id);
+    return keyStatus(state, state ? nextStart(state, now) : now, now, wallClockOffset(), interval + margin);
+  }
+
+  /**
+   * Waits for a slot of `id`; `hold` marks the grant held (see {@link InFlight.held}). A call with a deadline leaves
+   * the line at once, with a `QueueTimeoutError`, when its start with every call ahead staying would come later, and
+   * otherwise when the deadline passes (plus `margin`, the tolerance of a grant's timer) while it still waits.
+   */
+  function acquireOne(
+    id: string,
+    signal: AbortSignal | undefined,
+    hold: boolean,
+    options?: AcquireOptions,
+  ): Promise<ReleaseSlot> {
     // Not throwIfAborted(): a signal from another realm or a polyfill may lack it.
     if (signal?.aborted) return Promise.reject(signal.reason);
+    // A call that tells a priority, a deadline or onQueued needs the priority queue and the place in line: imported on
+    // first use (a chunk that failed to load fails the call); calls waiting for it join the line in their order.
+    const loaded = place.value;
+    if (options && !loaded) return place.load().then(() => acquireOne(id, signal, hold, options));
     const state = stateFor(id);
+    const queue = options && loaded?.prioritised(state);
     return new Promise<ReleaseSlot>((resolve, reject) => {
-      const onAbort = () => {
-        state.waiters.delete(waiter);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const leave = (reason: unknown) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        state.waiters.delete(entry);
         // The last waiter left: drop the pending turn and its timers, so nothing keeps the process alive.
         if (state.waiters.size === 0 && state.slotPending) resetGate(state);
-        reject(signal?.reason);
+        reject(reason);
         settleIdle(id, state);
       };
+      const onAbort = () => leave(signal?.reason);
       const waiter: Waiter = {
         hold,
         resolve: (release) => {
+          clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
           resolve(release);
         },
       };
+      const entry = (queue ?? state.waiters).enter(waiter, options?.priority ?? 'normal');
       signal?.addEventListener('abort', onAbort, { once: true });
-      state.waiters.add(waiter);
+      // The key's next start (epoch ms), then one every interval + margin: where the call stands, its deadline.
+      if (queue)
+        timer = (loaded as QueuePlace).checkQueued(
+          queue,
+          entry,
+          options as AcquireOptions,
+          nextStart(state, performance.now()) + wallClockOffset(),
+          interval + margin,
+          margin,
+          leave,
+        );
       pump(id, state);
     });
   }
@@ -320,12 +386,14 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       });
   }
 
-  const limiter: ProcessRateLimiter & { readonly [ACQUIRE_HELD]: AcquireHeld } = {
+  const limiter: ProcessRateLimiter & LocalLimiter = {
     get keyCount() {
       return keys.size;
     },
-    acquire: (id, signal) => acquireOne(id, signal, false),
+    acquire: (id, signal, options) => acquireOne(id, signal, false, options),
     [ACQUIRE_HELD]: acquireOne,
+    [QUEUE_STATUS]: (keyIds) => Promise.all(keyIds.map(status)),
+    [WAITING_COUNTS]: (id: string) => (keys.get(id)?.waiters ?? new FifoWaiters()).counts(),
   };
   Object.defineProperty(limiter, HONORS_ABORT, { value: true });
   return limiter;

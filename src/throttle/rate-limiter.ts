@@ -1,5 +1,6 @@
 import { builtinModule } from '../internal/builtin.js';
 import { toHex } from '../internal/hex.js';
+import type { AcquireOptions } from './queue-options.js';
 /** What the client tells a {@link RateLimiter} about how a request ended. */
 export interface SlotOutcome {
   /** The service answered 429: the spacing was too tight for it. A limiter may widen its margin for the key. */
@@ -42,9 +43,18 @@ export interface RateLimiter {
    * `{ unused: true }` if that wait fails.
    * Rejects with `signal.reason` as soon as `signal` aborts while waiting; the turn then passes to the next caller.
    * May resolve to a function that the client calls when the request has ended.
+   *
+   * `options` (the third argument, so a limiter written as `acquire(keyId, signal)` keeps working) carries the call's
+   * `priority`, its `deadline` (epoch ms) and an `onQueued` callback. A limiter that ignores them works first in,
+   * first out: the client still ends the wait at the deadline with a `QueueTimeoutError`, and gives a grant that comes
+   * later back at once (`{ unused: true }`).
    */
-  // biome-ignore lint/suspicious/noConfusingVoidType: `void` lets a plain `async (id) => { ... }` limiter fit.
-  acquire(keyId: string, signal?: AbortSignal): Promise<ReleaseSlot | undefined | void>;
+  acquire(
+    keyId: string,
+    signal?: AbortSignal,
+    options?: AcquireOptions,
+    // biome-ignore lint/suspicious/noConfusingVoidType: `void` lets a plain `async (id) => { ... }` limiter fit.
+  ): Promise<ReleaseSlot | undefined | void>;
 }
 
 /**
@@ -63,7 +73,7 @@ export const ACQUIRE_ALL: unique symbol = Symbol.for('invoicing-service-sdk.limi
 
 /** A limiter that takes several budgets for one request: the Redis limiter. */
 export interface MultiBudgetLimiter extends RateLimiter {
-  [ACQUIRE_ALL](keyIds: readonly string[], signal?: AbortSignal): Promise<ReleaseSlot>;
+  [ACQUIRE_ALL](keyIds: readonly string[], signal?: AbortSignal, options?: AcquireOptions): Promise<ReleaseSlot>;
 }
 
 /**
@@ -73,7 +83,12 @@ export interface MultiBudgetLimiter extends RateLimiter {
 export const ACQUIRE_HELD: unique symbol = Symbol.for('invoicing-service-sdk.limiter-acquire-held') as never;
 
 /** The in-process limiter's held grant. */
-export type AcquireHeld = (keyId: string, signal: AbortSignal | undefined, hold: boolean) => Promise<ReleaseSlot>;
+export type AcquireHeld = (
+  keyId: string,
+  signal: AbortSignal | undefined,
+  hold: boolean,
+  options?: AcquireOptions,
+) => Promise<ReleaseSlot>;
 
 interface NodeHashLike {
   createHash(algorithm: 'sha256'): { update(data: string): { digest(encoding: 'hex'): string } };
