@@ -24,6 +24,12 @@ describe('the links of README.md, CHANGELOG.md and docs/', () => {
     expect(problems).toEqual([]);
   });
 
+  it("README's links are anchors or absolute URLs: a relative one breaks on the registry's page", () => {
+    const readme = readFileSync(`${root}README.md`, 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
+    expect(links.filter((link) => !/^(#|https:\/\/)/.test(link))).toEqual([]);
+  });
+
   it('the check finds a heading that does not exist', () => {
     const problems = (linkProblems as (dir: string, files: string[], base: string) => string[])(
       `${root}test/docs/fixtures`,
