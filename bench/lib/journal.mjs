@@ -8,12 +8,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { model } from '../workers/fixture.mjs';
 import { entryPath, envNumber, fixed, MiB, row, spread, summary } from './common.mjs';
+import { freePort } from './ports.mjs';
 
 export const title = 'the journal: cost per document (file with fsync, Redis), file size before/after compaction';
 
@@ -87,15 +87,6 @@ async function clientPerCall(rounds, count, make) {
     await journal?.close();
   }
   return summary(figures);
-}
-
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 async function startRedis(extra) {
