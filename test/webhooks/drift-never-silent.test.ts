@@ -85,6 +85,7 @@ describe.each(handlers)('drifted events through %s', (_, start) => {
     expect(await deliver(url, event)).toBe(200);
     expect(warnings).toHaveLength(1);
     const line = warnings[0]?.message ?? '';
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
     expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
     expect(line).toContain('\\u000a'); // the newline, escaped where it was
     expect(line).toContain('\\u001b[31m');
