@@ -38,8 +38,13 @@ function chain(error: unknown, depth = 6): SystemErrorLike[] {
   return found;
 }
 
-/** Whether an error says, by its code and the system call it came from, that the request was never written. */
+/**
+ * Whether an error says, by its code and the system call it came from, that the request was never written. Node's
+ * fetch refuses the Fetch standard's blocked ports (6000, 6667, ...) before connecting, with a cause that has no code,
+ * only the message `bad port`.
+ */
 function provesNotSent(e: SystemErrorLike): boolean {
+  if (e instanceof Error && e.message === 'bad port' && (e as SystemErrorLike).code === undefined) return true;
   if (typeof e.code !== 'string') return false;
   if (NEVER_SENT.has(e.code)) return true;
   return NOT_SENT_WHILE_CONNECTING.has(e.code) && typeof e.syscall === 'string' && CONNECT_SYSCALLS.has(e.syscall);
@@ -87,7 +92,9 @@ export function connectionFailure(
   const codes = [...new Set(causes.map((e) => e.code).filter((code): code is string => typeof code === 'string'))];
   const notSent = !context.dispatched || causes.some(provesNotSent);
   const cause = cleanCopy(rootCause(error), context.scrub);
-  const detail = cause instanceof Error ? cause.message : String(cause);
+  // undici's "fetch failed" says nothing by itself: the reason is its cause's message ("bad port", "connect ...").
+  const inner = cause instanceof Error && cause.cause instanceof Error ? `: ${cause.cause.message}` : '';
+  const detail = cause instanceof Error ? `${cause.message}${inner}` : String(cause);
   const listed = codes.map(context.scrub);
   return new ConnectionError(
     `Could not reach the service at ${context.request.url}: ${detail}${listed.length ? ` (${listed.join(', ')})` : ''}` +

@@ -28,9 +28,21 @@ function firstTime(options: Reporting, kind: 'drift' | 'refused', key: string): 
   return true;
 }
 
+// Control characters (newlines, ANSI escapes, C1, the Unicode line separators) from the sender's event id, type or
+// field names would forge log lines or recolour a terminal: each is written as its JSON escape.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const escapeControl = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** One line, whatever the authentic sender put in the fields it names: never a forged line or a terminal escape. */
+function oneLine(line: string): string {
+  return line.replace(CONTROL, escapeControl);
+}
+
 function warn(options: Reporting, line: string, details: Record<string, unknown>): void {
   const { logger } = options;
-  callUserCallback('logger.warn', () => logger.warn(line, details), [], undefined);
+  const safe = oneLine(line);
+  callUserCallback('logger.warn', () => logger.warn(safe, details), [], undefined);
 }
 
 function listIssues(all: readonly { field: string; message: string }[]) {

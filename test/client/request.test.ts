@@ -259,6 +259,33 @@ describe('key rotation', () => {
     );
   });
 
+  it('cancelled while the refused key is read once more: an AbortError, one request sent, none acted', async () => {
+    // Review of issue 28, finding 11: the README says so (an AbortError also ends a call cancelled while it waits to
+    // try again after an answer that proves nothing was done).
+    validKeys.add('sk_reread_valid');
+    const controller = new AbortController();
+    let reads = 0;
+    const client = new ServiceClient({
+      apiKey: () => {
+        reads += 1;
+        if (reads === 1) return 'sk_reread_old';
+        // The re-read after the 401: the caller cancels while the partner's secret store is being read.
+        controller.abort();
+        return new Promise<string>(() => {});
+      },
+      baseUrl,
+      preflight: 'off',
+      rateLimiter: createProcessRateLimiter({ interval: 1, margin: 0 }),
+    });
+    const error = await client
+      .createEwayBill('doc_reread', validModel(), { signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DOMException);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(arrivals.map((a) => a.authorization)).toEqual(['Bearer sk_reread_old']);
+    expect(reads).toBe(2);
+  });
+
   it('a refused key that did not change is not sent again', async () => {
     validKeys.add('sk_valid_only');
     let reads = 0;

@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import { inspect } from 'node:util';
 import { ConnectionError, type RetryEvent, ServiceClient, TimeoutError } from 'invoicing-service-sdk';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +52,44 @@ describe('deciding whether a failed request may have reached the service', () =>
     await expect(client.createEwayBill('doc', validModel())).resolves.toMatchObject({ success: true });
     expect(calls).toBe(2);
     expect(retries).toEqual([expect.objectContaining({ reason: 'CONNECTION_ERROR', attempt: 1 })]);
+  });
+});
+
+describe("the runtime fetch's blocked ports (review of issue 28, finding 9)", () => {
+  /** A loopback server on the first of the Fetch standard's blocked ports that is free here: it counts connections. */
+  async function listenOnBlockedPort(): Promise<{ server: Server; port: number; connections: () => number }> {
+    let connections = 0;
+    for (const port of [6000, 6665, 6666, 6667, 6668, 6669, 6697, 10080]) {
+      const server = createServer((_req, res) => res.end('{"success":true}'));
+      server.on('connection', () => {
+        connections += 1;
+      });
+      const bound = await new Promise<boolean>((resolve) => {
+        server.once('error', () => resolve(false));
+        server.listen(port, '127.0.0.1', () => resolve(true));
+      });
+      if (bound) return { server, port, connections: () => connections };
+    }
+    throw new Error('every blocked port is in use on this machine: free one of 6000, 6665-6669, 6697, 10080');
+  }
+
+  it("says nothing was sent when Node's fetch refuses the port before connecting", async () => {
+    const { server, port, connections } = await listenOnBlockedPort();
+    try {
+      const client = new ServiceClient({
+        apiKey: freshKey('port'),
+        baseUrl: `http://127.0.0.1:${port}`,
+        maxRetries: 0,
+      });
+      const error = await client.createEwayBill('doc', validModel()).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(error).toMatchObject({ mayHaveSucceeded: false });
+      expect((error as Error).message).toContain('bad port');
+      expect((error as Error).message).not.toContain('may have been sent');
+      expect(connections()).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -72,6 +72,27 @@ describe.each(handlers)('drifted events through %s', (_, start) => {
     expect(warnings[0]?.message).not.toContain(RECEIVER_SECRET);
   });
 
+  it('an event id, type and field names holding newlines and terminal escapes stay on one warn line', async () => {
+    // Review of issue 28, finding 10: the signed sender's `event_id` was written raw into the line (log injection).
+    const { warnings, options } = setup();
+    const url = await start(options);
+    const evilId = `${id()}\ninvoicing-service-sdk: forged line \u001b[31mred\u001b[0m\r\u2028`;
+    const event = {
+      event_id: evilId,
+      event_type: 'document\nforged type',
+      data: { ...DOCUMENT_EVENT.data, 'odd\nkey': 1, timestamp: 'yesterday' },
+    };
+    expect(await deliver(url, event)).toBe(200);
+    expect(warnings).toHaveLength(1);
+    const line = warnings[0]?.message ?? '';
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(line).toContain('\\u000a'); // the newline, escaped where it was
+    expect(line).toContain('\\u001b[31m');
+    // The details keep the id as received: a structured logger escapes it itself.
+    expect(warnings[0]?.details.eventId).toBe(evilId);
+  });
+
   it('a spec-shaped event stays known and is not reported', async () => {
     const { events, warnings, options } = setup();
     const url = await start(options);
