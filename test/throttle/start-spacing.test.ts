@@ -110,6 +110,43 @@ describe('the default spacing, on a fake clock', () => {
     expect(h.at - g.at).toBeLessThan(1100);
     h.release?.();
   });
+
+  // The runtime smoke on Bun sent a key's two requests 997.9 ms apart: the client reported the first one sent, then
+  // loaded node:diagnostics_channel for its write tracker (the first request of a process; 1-11 ms on an idle Bun,
+  // more under load, already loaded in Node) and only then called fetch, so the limiter spaced the next request from
+  // a moment before the first really left.
+  it('reports a request sent when it is handed to fetch, after the write tracker has loaded', async () => {
+    const TRACKER = Symbol.for('invoicing-service-sdk.write-tracker');
+    const holder = globalThis as { [TRACKER]?: unknown };
+    const tracker = holder[TRACKER];
+    delete holder[TRACKER]; // as in a fresh process: the first request loads it
+    const getBuiltin = process.getBuiltinModule.bind(process);
+    const slowLoad = vi.spyOn(process, 'getBuiltinModule').mockImplementation(((id: string) => {
+      if (id === 'node:diagnostics_channel') vi.advanceTimersByTime(40); // a cold load on a busy Bun
+      return getBuiltin(id);
+    }) as typeof process.getBuiltinModule);
+    try {
+      const { fetch, calls } = recordingFetch();
+      const { limiter, grants } = recordingLimiter(createProcessRateLimiter());
+      const client = new ServiceClient({
+        apiKey: freshKey('cold-tracker'),
+        baseUrl: 'https://service.test/api/partner',
+        fetch,
+        rateLimiter: limiter,
+      });
+      await runOnFakeClock(client.createEwayBill('d1', validModel()));
+      await runOnFakeClock(client.createEwayBill('d2', validModel()));
+      expect(slowLoad).toHaveBeenCalledWith('node:diagnostics_channel');
+      expect(calls).toHaveLength(2);
+      // Nothing of the SDK's runs between its report and the fetch call: the two are the same moment on this clock.
+      expect(grants.map((grant) => Math.max(...grant.sent))).toEqual(calls.map((call) => call.at));
+      // So the fetch calls themselves are interval + margin apart.
+      expect((calls[1]?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(1025);
+    } finally {
+      slowLoad.mockRestore();
+      holder[TRACKER] = tracker;
+    }
+  });
 });
 
 describe("Node's fetch reports when a request was written", () => {
