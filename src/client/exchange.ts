@@ -125,14 +125,28 @@ export async function exchange(
   const sendingFetch: typeof globalThis.fetch = (resource, init) => {
     // Ended (the caller's abort, the timeout) while ky prepared the request: nothing is handed to fetch, nothing sent.
     if (attempt.signal.aborted) return Promise.reject(attempt.signal.reason);
-    if (!dispatched && onSent) {
+    const first = !dispatched && onSent !== undefined;
+    let writing = false;
+    if (first) {
+      const leaving = () => {
+        writing = true;
+        onLeaving?.();
+      };
+      unwatch = watchWrite(call.method, call.url, { leaving, written: onSent });
+      // Reported after the watch is set up, right before fetch: the limiter spaces the key's next request from this
+      // moment, and the first watch of a process loads node:diagnostics_channel (on Bun, 1-11 ms idle, more under load).
       onSent();
-      unwatch = watchWrite(call.method, call.url, { leaving: () => onLeaving?.(), written: onSent });
     }
     dispatched = true;
     // The attempt's signal goes to fetch itself, not through ky: ky would join it to its own with AbortSignal.any,
     // and Node keeps such joined signals long after the call (docs/benchmarks.md, `leak`).
-    return raceAbort(http.fetch(resource, { ...init, signal: attempt.signal }), aborted);
+    const answer = raceAbort(http.fetch(resource, { ...init, signal: attempt.signal }), aborted);
+    // Where no write was seen starting (Bun, Deno, workerd, a custom fetch), the request is in the runtime's hands once
+    // fetch returns: reported again, so a pause of this process between the report above and the runtime taking the
+    // request (tens of ms on a loaded machine) cannot bring the key's next request closer. Node's fetch reports the write
+    // (`leaving()` during the call, then `written`), which comes later still.
+    if (first && !writing) onSent?.();
+    return answer;
   };
   try {
     // Not raced itself: with no retry, timeout or hooks of ky's, only its fetch can keep it waiting, and that is raced.

@@ -27,9 +27,9 @@ import {
 /** The in-process limiter: a {@link RateLimiter} that also tells how many keys it holds. */
 export interface ProcessRateLimiter extends RateLimiter {
   /**
-   * How many API keys the limiter holds state for: keys waiting, in flight, or answered less than `interval` ago.
-   * An idle key is forgotten within about `2 × interval` without any further call, so a multi-tenant process does not
-   * grow with the number of companies it has ever served. For monitoring.
+   * How many API keys the limiter holds state for: keys waiting, in flight, or whose next request may not start yet.
+   * An idle key is forgotten within about `2 × interval` of its next allowed start without any further call, so a
+   * multi-tenant process does not grow with the number of companies it has ever served. For monitoring.
    */
   readonly keyCount: number;
 }
@@ -122,8 +122,9 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
   let sweeper: ReturnType<typeof setInterval> | undefined;
 
   const isIdle = (state: KeyState) => !state.slotPending && state.waiters.size === 0 && state.inFlight.size === 0;
-  // An idle key whose last start and answer are more than `interval` ago constrains nobody: forgetting it is exact.
-  const lapsed = (state: KeyState, now: number) => now - Math.max(state.lastStart, state.arrivalBound) > interval;
+  // An idle key whose next start has come constrains nobody: a fresh key would be granted at once too, so forgetting it
+  // is exact. (Forgetting it `interval` after its last start, as before, dropped its margin and any learnt lag.)
+  const lapsed = (state: KeyState, now: number) => earliestStart(state) <= now;
 
   function sweep(): void {
     const now = performance.now();

@@ -16,9 +16,10 @@ export interface SlotOutcome {
 /**
  * Tells a {@link RateLimiter} that the request it let start has ended (answered, failed or cancelled).
  * It may carry two notifications the client calls while the request is under way:
- * - `sent()`: the request left, now. The client calls it when it hands the request to fetch and, where it can see the
- *   socket (Node's built-in fetch), again when the body has been written. Each call moves the request's start later,
- *   so a limiter that spaces starts measures from the moment the service could first see the request.
+ * - `sent()`: the request left, now. The client calls it when it hands the request to fetch, then again when the body
+ *   has been written where it can see the socket (Node's built-in fetch), or else once fetch has returned. Each call
+ *   moves the request's start later, so a limiter that spaces starts measures from the moment the service could first
+ *   see the request.
  * - `leaving()`: the request is being written and `sent()` will follow. Until then the request may reach the service
  *   at any moment (a cold connection, a TLS handshake), so a limiter should not start the key's next request.
  */

@@ -172,7 +172,7 @@ describe('the options of one call', () => {
 });
 
 describe('telling the rate limiter when a request leaves', () => {
-  it("calls the slot's sent() once per attempt, as fetch is called, and release() after the answer", async () => {
+  it("calls the slot's sent() as fetch is called and once it returned (no write watched), and release() after the answer", async () => {
     const order: string[] = [];
     const { client } = clientWith(
       async () => {
@@ -186,6 +186,6 @@ describe('telling the rate limiter when a request leaves', () => {
       },
     );
     await client.createEwayBill('doc', validModel());
-    expect(order).toEqual(['sent', 'fetch', 'release']);
+    expect(order).toEqual(['sent', 'fetch', 'sent', 'release']);
   });
 });

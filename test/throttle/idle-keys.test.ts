@@ -24,6 +24,45 @@ describe('idle keys', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  // A key forgotten while its next start is still ahead would lose its spacing: its next call would start at once.
+  // The key's next start is its last start + interval + margin (1025 ms here); the old rule forgot it after 1000 ms.
+  it('are not forgotten by the sweeper while their next start is still ahead', async () => {
+    const limiter = createProcessRateLimiter();
+    const first = await runOnFakeClock(limiter.acquire('starts-the-sweeper'));
+    first?.sent?.();
+    first?.(); // idle, not lapsed: the sweeper starts, and sweeps every 2000 ms from now
+    const sweptAt = performance.now() + 2000;
+    await vi.advanceTimersByTimeAsync(990);
+    const other = await runOnFakeClock(limiter.acquire('spaced'));
+    const left = performance.now();
+    other?.sent?.();
+    other?.();
+    // The sweep runs 1010 ms after 'spaced' left: past interval, before interval + margin.
+    await vi.advanceTimersByTimeAsync(sweptAt - performance.now());
+    expect(sweptAt - left).toBeGreaterThan(1000);
+    expect(sweptAt - left).toBeLessThan(1025);
+    const next = await runOnFakeClock(limiter.acquire('spaced'));
+    expect(performance.now() - left).toBeGreaterThanOrEqual(1025);
+    next?.();
+  });
+
+  it('are not forgotten when the last waiter leaves while their next start is still ahead', async () => {
+    const limiter = createProcessRateLimiter();
+    const first = await runOnFakeClock(limiter.acquire('k'));
+    const left = performance.now();
+    first?.sent?.();
+    first?.();
+    const controller = new AbortController();
+    const waiting = limiter.acquire('k', controller.signal).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(1010);
+    controller.abort('gone'); // 1010 ms after the first request left: its next start (1025) is still ahead
+    expect(await waiting).toBe('gone');
+    await elapse(1);
+    const next = await runOnFakeClock(limiter.acquire('k'));
+    expect(performance.now() - left).toBeGreaterThanOrEqual(1025);
+    next?.();
+  });
+
   it('a key whose only caller aborted before its first start is forgotten at once', async () => {
     const limiter = createProcessRateLimiter();
     const controller = new AbortController();

@@ -8,6 +8,7 @@ import { watchWrite } from '../../src/client/write-tracker.js';
 import { elapse, runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 import { recordingFetch } from '../helpers/fake-fetch.js';
 import { expectGrants, recordingLimiter } from '../helpers/limiter-grants.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 import { freshKey, validModel } from '../helpers/model.js';
 
 const grantTime = (acquired: ReturnType<RateLimiter['acquire']>) =>
@@ -110,6 +111,68 @@ describe('the default spacing, on a fake clock', () => {
     expect(h.at - g.at).toBeLessThan(1100);
     h.release?.();
   });
+
+  // The runtime smoke on Bun sent a key's two requests 997.9 ms apart: the client reported the first one sent, then
+  // loaded node:diagnostics_channel for its write tracker (the first request of a process; 1-11 ms on an idle Bun,
+  // more under load, already loaded in Node) and only then called fetch, so the limiter spaced the next request from
+  // a moment before the first really left.
+  it('reports a request sent when it is handed to fetch, after the write tracker has loaded', async () => {
+    const TRACKER = Symbol.for('invoicing-service-sdk.write-tracker');
+    const holder = globalThis as { [TRACKER]?: unknown };
+    const tracker = holder[TRACKER];
+    delete holder[TRACKER]; // as in a fresh process: the first request loads it
+    const getBuiltin = process.getBuiltinModule.bind(process);
+    const slowLoad = vi.spyOn(process, 'getBuiltinModule').mockImplementation(((id: string) => {
+      if (id === 'node:diagnostics_channel') vi.advanceTimersByTime(40); // a cold load on a busy Bun
+      return getBuiltin(id);
+    }) as typeof process.getBuiltinModule);
+    try {
+      const { fetch, calls } = recordingFetch();
+      const { limiter, grants } = recordingLimiter(createProcessRateLimiter());
+      const client = new ServiceClient({
+        apiKey: freshKey('cold-tracker'),
+        baseUrl: 'https://service.test/api/partner',
+        fetch,
+        rateLimiter: limiter,
+      });
+      await runOnFakeClock(client.createEwayBill('d1', validModel()));
+      await runOnFakeClock(client.createEwayBill('d2', validModel()));
+      expect(slowLoad).toHaveBeenCalledWith('node:diagnostics_channel');
+      expect(calls).toHaveLength(2);
+      // Nothing of the SDK's runs between its report and the fetch call: the two are the same moment on this clock.
+      expect(grants.map((grant) => Math.max(...grant.sent))).toEqual(calls.map((call) => call.at));
+      // So the fetch calls themselves are interval + margin apart.
+      expect((calls[1]?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(1025);
+    } finally {
+      slowLoad.mockRestore();
+      holder[TRACKER] = tracker;
+    }
+  });
+
+  // Under load the process can be paused anywhere, also between the client's report and the moment the runtime takes
+  // the request (the runtime smoke's stamping fetch saw up to 36 ms there on a loaded Bun). Where no write is watched
+  // (Bun, Deno, workerd, a custom fetch) the request is in the runtime's hands once fetch returns: spaced from there.
+  it('spaces the next request from when fetch returned, where no write is watched', async () => {
+    const { fetch: recorded, calls } = recordingFetch();
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      vi.advanceTimersByTime(40); // the process paused before the runtime took the request
+      return recorded(input, init);
+    };
+    const { limiter, grants } = recordingLimiter(createProcessRateLimiter());
+    const client = new ServiceClient({
+      apiKey: freshKey('paused-send'),
+      baseUrl: 'https://service.test/api/partner',
+      fetch,
+      rateLimiter: limiter,
+    });
+    await runOnFakeClock(client.createEwayBill('d1', validModel()));
+    await runOnFakeClock(client.createEwayBill('d2', validModel()));
+    expect(calls).toHaveLength(2);
+    // The last report of each request is no earlier than the runtime took it.
+    for (const [i, grant] of grants.entries())
+      expect(Math.max(...grant.sent)).toBeGreaterThanOrEqual(calls[i]?.at ?? 0);
+    expect((calls[1]?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(1025);
+  });
 });
 
 describe("Node's fetch reports when a request was written", () => {
@@ -166,6 +229,37 @@ describe('what the client tells its limiter', () => {
     });
     await client.createEwayBill('doc', validModel());
     expect(outcomes).toEqual([{ rateLimited: true }, { rateLimited: false }]);
+  });
+
+  it("with Node's fetch, a request stays leaving until its body is written: no report right after the fetch call", async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"message":"ok"}'),
+      );
+    });
+    const { port, close } = await listenOnLoopback(server);
+    const events: string[] = [];
+    const rateLimiter: RateLimiter = {
+      acquire: async () =>
+        Object.assign(() => events.push('released'), {
+          sent: () => events.push('sent'),
+          leaving: () => events.push('leaving'),
+        }),
+    };
+    try {
+      const client = new ServiceClient({
+        apiKey: freshKey('node-write'),
+        baseUrl: `http://127.0.0.1:${port}/api/partner`,
+        rateLimiter,
+      });
+      await client.createEwayBill('doc', validModel());
+      // Granted and being prepared (leaving), handed to fetch (sent), undici's request created during the call (leaving)
+      // and written (sent): nothing in between clears the write.
+      expect(events).toEqual(['leaving', 'sent', 'leaving', 'sent', 'released']);
+    } finally {
+      await close();
+    }
   });
 });
 
