@@ -14,6 +14,19 @@ import { freshKey, validModel } from '../helpers/model.js';
 const grantTime = (acquired: ReturnType<RateLimiter['acquire']>) =>
   acquired.then((release) => ({ at: performance.now(), release: release ?? undefined }));
 
+/** Two calls of one fresh key, one after the other, on the fake clock, through a recorded default limiter. */
+async function twoCalls(name: string, fetch: typeof globalThis.fetch) {
+  const { limiter, grants } = recordingLimiter(createProcessRateLimiter());
+  const client = new ServiceClient({
+    apiKey: freshKey(name),
+    baseUrl: 'https://service.test/api/partner',
+    fetch,
+    rateLimiter: limiter,
+  });
+  for (const doc of ['d1', 'd2']) await runOnFakeClock(client.createEwayBill(doc, validModel()));
+  return grants;
+}
+
 describe('the default spacing, on a fake clock', () => {
   beforeEach(useFakeClock);
   afterEach(() => vi.useRealTimers());
@@ -128,15 +141,7 @@ describe('the default spacing, on a fake clock', () => {
     }) as typeof process.getBuiltinModule);
     try {
       const { fetch, calls } = recordingFetch();
-      const { limiter, grants } = recordingLimiter(createProcessRateLimiter());
-      const client = new ServiceClient({
-        apiKey: freshKey('cold-tracker'),
-        baseUrl: 'https://service.test/api/partner',
-        fetch,
-        rateLimiter: limiter,
-      });
-      await runOnFakeClock(client.createEwayBill('d1', validModel()));
-      await runOnFakeClock(client.createEwayBill('d2', validModel()));
+      const grants = await twoCalls('cold-tracker', fetch);
       expect(slowLoad).toHaveBeenCalledWith('node:diagnostics_channel');
       expect(calls).toHaveLength(2);
       // Nothing of the SDK's runs between its report and the fetch call: the two are the same moment on this clock.
@@ -158,15 +163,7 @@ describe('the default spacing, on a fake clock', () => {
       vi.advanceTimersByTime(40); // the process paused before the runtime took the request
       return recorded(input, init);
     };
-    const { limiter, grants } = recordingLimiter(createProcessRateLimiter());
-    const client = new ServiceClient({
-      apiKey: freshKey('paused-send'),
-      baseUrl: 'https://service.test/api/partner',
-      fetch,
-      rateLimiter: limiter,
-    });
-    await runOnFakeClock(client.createEwayBill('d1', validModel()));
-    await runOnFakeClock(client.createEwayBill('d2', validModel()));
+    const grants = await twoCalls('paused-send', fetch);
     expect(calls).toHaveLength(2);
     // The last report of each request is no earlier than the runtime took it.
     for (const [i, grant] of grants.entries())
