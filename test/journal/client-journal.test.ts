@@ -98,7 +98,7 @@ describe('ServiceClient with a journal', () => {
   });
 
   it('keeps an uncertain attempt pending, waits it out, and takes the 604 as already-generated', async () => {
-    const { client } = clientWith({ timeout: 100 });
+    const { client } = clientWith();
     server.script('doc-3', 'generate-then-drop');
     const lost = await client.createEwayBill('doc-3', validModel()).catch((error: unknown) => error);
     expect(lost).toMatchObject({ mayHaveSucceeded: true });
@@ -114,7 +114,7 @@ describe('ServiceClient with a journal', () => {
   });
 
   it('createEwayBillOnce recovers through the journal, with no extra resend delay of its own', async () => {
-    const { client } = clientWith({ timeout: 100 });
+    const { client } = clientWith();
     server.script('doc-4', 'generate-then-drop');
     const result = await createEwayBillOnce(client, 'doc-4', validModel());
     expect(result).toMatchObject({ outcome: 'already-generated', recovered: true });
@@ -135,7 +135,7 @@ describe('ServiceClient with a journal', () => {
   }, 60_000);
 
   it('recover() resolves each pending document from its recorded body, one outcome per document', async () => {
-    const { client, journal } = clientWith({ timeout: 100 });
+    const { client, journal } = clientWith();
     server.script('doc-5', 'generate-then-drop');
     server.script('doc-6', 'drop');
     await expect(client.createEwayBill('doc-5', validModel())).rejects.toMatchObject({ mayHaveSucceeded: true });
@@ -154,7 +154,7 @@ describe('ServiceClient with a journal', () => {
   });
 
   it('ends a call waiting for an earlier attempt in flight at its signal, with nothing sent', async () => {
-    const { client } = clientWith({ timeout: 100 });
+    const { client } = clientWith();
     server.script('doc-7', 'generate-then-drop');
     await expect(client.createEwayBill('doc-7', validModel())).rejects.toMatchObject({ mayHaveSucceeded: true });
     const controller = new AbortController();
