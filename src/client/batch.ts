@@ -135,9 +135,15 @@ interface Lane {
 const isCreator = (value: unknown): value is EwayBillCreator =>
   typeof (value as Partial<EwayBillCreator> | null)?.createEwayBill === 'function';
 
-function clientLookup(clients: EwayBillBatchClients): (name: string | undefined) => EwayBillCreator | string {
+/** A client by the name an item gives (or what is wrong with the name). */
+type ClientLookup = (name: string | undefined) => EwayBillCreator | string;
+
+/** The clients of a batch, checked: how items find theirs, and all of them (for the lanes). */
+function clientLookup(clients: EwayBillBatchClients): { lookup: ClientLookup; all: readonly EwayBillCreator[] } {
   if (isCreator(clients)) {
-    return (name) => (name === undefined ? clients : `client is '${name}', but createEwayBills was given one client`);
+    const lookup: ClientLookup = (name) =>
+      name === undefined ? clients : `client is '${name}', but createEwayBills was given one client`;
+    return { lookup, all: [clients] };
   }
   const entries =
     clients instanceof Map
@@ -156,10 +162,11 @@ function clientLookup(clients: EwayBillBatchClients): (name: string | undefined)
     byName.set(String(name), client);
   }
   const names = [...byName.keys()].map((n) => `'${n}'`).join(', ');
-  return (name) =>
+  const lookup: ClientLookup = (name) =>
     name === undefined
       ? `client is missing; with several clients each item names one of ${names}`
       : (byName.get(name) ?? `client '${name}' is not one of ${names}`);
+  return { lookup, all: [...byName.values()] };
 }
 
 function checkOptions(
@@ -228,33 +235,55 @@ class BatchEstimate {
 }
 
 /**
- * The lanes per key: each budget a client spends (its key, its rateLimitKey) leads to one lane, where its items wait
- * and go one (or `concurrencyPerClient`) at a time; and per lane, the documents seen, so a document listed twice for
- * one key is refused. A client's lane is the lane of the first of its budgets that has one; its other budgets join
- * that lane unless they have one already (two lanes are not merged: they still share the limiter).
+ * The lanes per key: the clients whose budgets (their key, their rateLimitKey) connect, directly or through other
+ * clients, share one lane, where their items wait and go one (or `concurrencyPerClient`) at a time; and per lane, the
+ * documents seen, so a document listed twice for one key is refused. The groups are found before anything is read,
+ * over every client of the batch (union-find), so they never depend on the order of the items: clients A (key K1,
+ * rateLimitKey R), B (K2), C (K2, R) and D (K1) are one lane.
  */
 class BatchLanes {
-  readonly #byBudget = new Map<unknown, Lane>();
+  /** Each budget's group: one budget that stands for the connected group it is in. */
+  readonly #groupOf = new Map<unknown, unknown>();
+  readonly #byGroup = new Map<unknown, Lane>();
   readonly #seen = new Map<Lane, Map<string, number>>();
-  readonly #all = new Set<Lane>();
+
+  constructor(clients: Iterable<object>) {
+    const parent = new Map<unknown, unknown>();
+    const find = (budget: unknown): unknown => {
+      let root = budget;
+      while (parent.get(root) !== root) root = parent.get(root);
+      for (let at = budget; at !== root; ) {
+        const up = parent.get(at);
+        parent.set(at, root);
+        at = up;
+      }
+      return root;
+    };
+    for (const client of clients) {
+      const budgets = budgetsOf(client);
+      for (const budget of budgets) if (!parent.has(budget)) parent.set(budget, budget);
+      for (const budget of budgets.slice(1)) parent.set(find(budget), find(budgets[0]));
+    }
+    for (const budget of parent.keys()) this.#groupOf.set(budget, find(budget));
+  }
 
   get size(): number {
-    return this.#all.size;
+    return this.#byGroup.size;
   }
 
   all(): Iterable<Lane> {
-    return this.#all;
+    return this.#byGroup.values();
   }
 
-  /** The lane of a client's budgets (`budgetsOf`), made on first use. */
-  of(budgets: readonly unknown[]): Lane {
-    let lane: Lane | undefined;
-    for (const budget of budgets) lane ??= this.#byBudget.get(budget);
+  /** The lane of a client's group, made on first use; `undefined` is the lane of malformed items. */
+  of(client: object | undefined): Lane {
+    const budget = client === undefined ? undefined : budgetsOf(client)[0];
+    const group = this.#groupOf.get(budget) ?? budget;
+    let lane = this.#byGroup.get(group);
     if (!lane) {
       lane = { queue: [], unsettled: 0, unread: 0, firstAt: 0, lastAt: 0, answered: 0, running: 0, refused: undefined };
-      this.#all.add(lane);
+      this.#byGroup.set(group, lane);
     }
-    for (const budget of budgets) if (!this.#byBudget.has(budget)) this.#byBudget.set(budget, lane);
     return lane;
   }
 
@@ -272,7 +301,7 @@ class BatchLanes {
 
   /** Empties every lane's queue (an abort). */
   clear(): void {
-    for (const lane of this.#all) lane.queue.length = 0;
+    for (const lane of this.#byGroup.values()) lane.queue.length = 0;
   }
 }
 
@@ -290,7 +319,7 @@ class BatchItems {
 
   constructor(
     items: Iterable<EwayBillBatchItem>,
-    readonly lookup: ReturnType<typeof clientLookup>,
+    readonly lookup: ClientLookup,
   ) {
     if (typeof (items as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== 'function') {
       throw new TypeError('createEwayBills: items must be an array (or iterable) of { docHashId, model }');
@@ -361,7 +390,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * document id, per key, for the duplicate check), and the promise resolves with an empty array (for endless input,
  * use `onResult`). After `UNAUTHORIZED` or `FORBIDDEN` on a
  * key, its remaining items settle at once with that error, unsent; other keys go on. A document listed twice for one
- * key (under any client name, or by two clients of the key) is refused, never sent twice.
+ * key (under any client name, by two clients of the key, or by clients joined through a shared `rateLimitKey`) is
+ * refused, never sent twice.
  *
  * @throws {TypeError} before anything is sent, when `clients` or `options` are malformed, or an array's item is
  *   (naming the item); an item of another iterable that is malformed settles as a `ValidationError`, unsent.
@@ -378,14 +408,15 @@ export async function createEwayBills(
   options: EwayBillBatchOptions = {},
 ): Promise<EwayBillBatchResult[]> {
   const { concurrencyPerClient, readAhead, keepResults } = checkOptions(options);
-  const input = new BatchItems(items, clientLookup(clients));
+  const known = clientLookup(clients);
+  const input = new BatchItems(items, known.lookup);
   const { array, lookup } = input;
   const { signal, onProgress, onResult } = options;
   const sink = options.logger ?? console;
   const results: EwayBillBatchResult[] = [];
-  const lanes = new BatchLanes();
+  const lanes = new BatchLanes(known.all);
   // An array's items are all known: the estimate counts those beyond `readAhead` too, per key.
-  if (array) for (const item of array) lanes.of(budgetsOf(lookup(item.client) as EwayBillCreator)).unread += 1;
+  if (array) for (const item of array) lanes.of(lookup(item.client) as EwayBillCreator).unread += 1;
   const estimate = new BatchEstimate(lanes);
   /** The items read and not yet settled, by index: each is dropped when it settles. */
   const pending = new Map<number, { readonly item: EwayBillBatchItem; readonly lane: Lane; started: boolean }>();
@@ -442,7 +473,7 @@ export async function createEwayBills(
       if (!next) break;
       const { index, item, problem } = next;
       const client = problem ? undefined : (lookup(item.client) as EwayBillCreator);
-      const lane = lanes.of(client ? budgetsOf(client) : [undefined]);
+      const lane = lanes.of(client);
       if (array) lane.unread -= 1;
       lane.unsettled += 1;
       queued += 1;
@@ -589,7 +620,7 @@ export async function createEwayBills(
 }
 
 /** What is wrong with a batch item (as a suffix of `items[i]`), or `undefined`. */
-function itemProblem(item: unknown, lookup: ReturnType<typeof clientLookup>): string | undefined {
+function itemProblem(item: unknown, lookup: ClientLookup): string | undefined {
   if (typeof item !== 'object' || item === null) return ' is not an object';
   const { docHashId, client } = item as Partial<EwayBillBatchItem>;
   if (typeof docHashId !== 'string') return `.docHashId must be a string; got ${typeof docHashId}`;
