@@ -8,14 +8,14 @@
 
 // The public surface of invoicing-service-sdk. Every exported name is listed here.
 
+export { createEwayBills } from './client/batch.js';
 export type {
   EwayBillBatchClients,
   EwayBillBatchItem,
   EwayBillBatchOptions,
   EwayBillBatchProgress,
   EwayBillBatchResult,
-} from './client/batch.js';
-export { createEwayBills } from './client/batch.js';
+} from './client/batch-types.js';
 export type { HttpMethod } from './client/call.js';
 export type { ApiKeySource } from './client/credentials.js';
 export type {

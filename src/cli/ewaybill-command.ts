@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
-import { createEwayBills, type EwayBillBatchItem, type EwayBillBatchResult } from '../client/batch.js';
+import { createEwayBills } from '../client/batch.js';
+import type { EwayBillBatchItem, EwayBillBatchResult } from '../client/batch-types.js';
 import type { EwayBillCreator } from '../client/once.js';
 import { ServiceClient } from '../client/service-client.js';
 import type { PreflightFinding } from '../gst/preflight.js';

@@ -1,4 +1,4 @@
-import type { ApiError } from '../errors/api-error.js';
+import { type ApiError, UnexpectedResponseError } from '../errors/api-error.js';
 import { isAlreadyGenerated } from '../errors/portal-code.js';
 import { requestIdFrom } from '../errors/request-id.js';
 import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from '../errors/transport-errors.js';
@@ -6,7 +6,7 @@ import { abortableDelay } from '../internal/abort.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { EwayBillModel } from '../model/schemas.js';
 import { checkRequestOptions, EARLIER_SEND, type RequestOptions } from './options.js';
-import { type EwayBillResult, metaOf, withMeta } from './results.js';
+import { attemptsOf, type EwayBillResult, metaOf, withMeta } from './results.js';
 
 /** The client surface {@link createEwayBillOnce} uses: a `ServiceClient`, or anything with its `createEwayBill`. */
 export interface EwayBillCreator {
@@ -15,7 +15,10 @@ export interface EwayBillCreator {
 
 /** How {@link createEwayBillOnce} got to a generated e-way bill. */
 export type EwayBillOnceOutcome =
-  /** The first request generated it. */
+  /**
+   * The first request generated it. Its answer may have been a 2xx that could not be read (longer than
+   * `maxResponseBytes`, not JSON): then `recovered` is true and `recoveredFrom` is that `UnexpectedResponseError`.
+   */
   | 'generated'
   /**
    * The first request failed without certainty (`mayHaveSucceeded`) and the resend was answered with success. This
@@ -90,22 +93,51 @@ function checkOnceOptions(options: unknown): EwayBillOnceOptions {
   return checked;
 }
 
-function alreadyGenerated(docHashId: string, answer: unknown, recoveredFrom: Error | undefined): EwayBillOnceResult {
-  const message = `The e-way bill of document ${docHashId} was already generated (portal code 604) by an earlier request`;
-  const { status, headers } = answer as ApiError;
-  const result = { success: true, message, outcome: 'already-generated', recovered: true, recoveredFrom } as const;
-  // Made from the 604 error, which does not say how many requests its call sent: the one it answered is counted.
-  return withMeta(result as EwayBillOnceResult, { status, headers, requestId: requestIdFrom(headers), attempts: 1 });
+/**
+ * A result made from an error answer that says the bill exists (a 604, an unreadable 2xx): its `lastResponse` is that
+ * answer's, counting `earlier` requests of a first call before it.
+ */
+function resultOfAnswer(
+  answer: ApiError,
+  message: string,
+  fields: Pick<EwayBillOnceResult, 'outcome' | 'recoveredFrom'>,
+  earlier: number,
+): EwayBillOnceResult {
+  const { status, headers } = answer;
+  const attempts = earlier + attemptsOf(answer);
+  const result = { success: true, message, recovered: true, ...fields } as EwayBillOnceResult;
+  return withMeta(result, { status, headers, requestId: requestIdFrom(headers), attempts });
 }
 
-/** A result of the client with the once-fields added; its `lastResponse` kept. */
+function alreadyGenerated(docHashId: string, answer: unknown, first: Error | undefined): EwayBillOnceResult {
+  const message = `The e-way bill of document ${docHashId} was already generated (portal code 604) by an earlier request`;
+  const fields = { outcome: 'already-generated', recoveredFrom: first } as const;
+  return resultOfAnswer(answer as ApiError, message, fields, first ? attemptsOf(first) : 0);
+}
+
+/**
+ * A 2xx answer to the first request that could not be read (`UnexpectedResponseError`): the service answers a create
+ * with 2xx only on success (spec: "HTTP 200 with a SuccessResponseEwayBill body"), so the bill was generated. A resend
+ * would only meet it (604): none is sent. Its number, in the unread body, is not known.
+ */
+function isUnreadableSuccess(error: unknown): error is UnexpectedResponseError {
+  return error instanceof UnexpectedResponseError && error.status >= 200 && error.status < 300;
+}
+
+function generatedUnreadable(docHashId: string, error: UnexpectedResponseError): EwayBillOnceResult {
+  const message = `The e-way bill of document ${docHashId} was generated: the service answered ${error.status}, but its answer could not be read (${error.reason}), so the bill's number is not known here`;
+  return resultOfAnswer(error, message, { outcome: 'generated', recoveredFrom: error }, 0);
+}
+
+/** A result of the client with the once-fields added; its `lastResponse` kept, counting `earlier` requests before it. */
 function onceResult(
   result: EwayBillResult,
   fields: Pick<EwayBillOnceResult, 'outcome' | 'recovered' | 'recoveredFrom'>,
+  earlier = 0,
 ): EwayBillOnceResult {
   const meta = metaOf(result);
   const made = { ...result, ...fields } as EwayBillOnceResult;
-  return meta ? withMeta(made, meta) : made;
+  return meta ? withMeta(made, Object.freeze({ ...meta, attempts: meta.attempts + earlier })) : made;
 }
 
 /**
@@ -115,6 +147,10 @@ function onceResult(
  * after sending, a 5xx), it waits `resendDelayMs` (5 s by default), then sends the same request once more. If the
  * first request had generated the bill, the portal refuses the second with code 604 ("already generated"), which is
  * then success (`outcome: 'already-generated'`); a success answer to the resend is `'generated-on-resend'`.
+ *
+ * A 2xx answer that cannot be read (an `UnexpectedResponseError`: longer than `maxResponseBytes`, not JSON) is the
+ * service's success: the bill was generated, and no resend is sent (`outcome: 'generated'`, `recovered: true`,
+ * `recoveredFrom` that error; its number is not known). `lastResponse.attempts` counts the requests of both calls.
  *
  * At most two requests that the service may act on. The client's own retries of answers after which the service
  * certainly did not act (a 429, a connection refused before sending) still apply to each of the two, so a service
@@ -159,6 +195,7 @@ export async function createEwayBillOnce(
     if (mayAlreadyExist === true && isAlreadyGenerated(error)) return alreadyGenerated(docHashId, error, undefined);
     // The caller's abort is an answer too: no resend after it.
     if (!mayHaveSucceeded(error) || error instanceof AbortedAfterSendError || noResend === true) throw error;
+    if (isUnreadableSuccess(error)) return generatedUnreadable(docHashId, error);
     first = error as Error;
   }
   const request = (first as { request?: { method: string; url: string } }).request;
@@ -174,7 +211,7 @@ export async function createEwayBillOnce(
     resend.maxQueueWait = rest.maxQueueWait && Math.max(0, startedAt + rest.maxQueueWait - Date.now());
     const result = await client.createEwayBill(docHashId, model, resend);
     const outcome = result.outcome === 'already-generated' ? 'already-generated' : 'generated-on-resend';
-    return onceResult(result, { outcome, recovered: true, recoveredFrom: first });
+    return onceResult(result, { outcome, recovered: true, recoveredFrom: first }, attemptsOf(first));
   } catch (second) {
     if (isAlreadyGenerated(second)) return alreadyGenerated(docHashId, second, first);
     // What the client built knowing of the first request is thrown as it is; what it could not (the wait aborted, a

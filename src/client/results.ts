@@ -16,8 +16,7 @@ export interface ResponseMeta {
    * refused connection, a DNS failure) are not counted. `1`: the service received the call's request once. More: it
    * was sent again (an idempotent `GET`/`PUT`/`DELETE` after a timeout, a 503 or a rotated key; a 429), so an effect of
    * the request may have happened more than once; pass `idempotent: false` to `request` to never resend after a
-   * possible send. On `createEwayBillOnce`'s `'already-generated'` result, made from the portal's 604 error answer,
-   * it counts that answer's request only (1).
+   * possible send. On a result of `createEwayBillOnce` after a resend, it counts the requests of both its calls.
    * @example if (doc.lastResponse.attempts > 1) audit.note('PUT sent more than once', doc.lastResponse.requestId);
    */
   readonly attempts: number;
@@ -78,6 +77,23 @@ export function responseMeta(answer: AnswerInfo, redact: (text: string) => strin
     requestId: requestIdFrom(headers),
     attempts: answer.attempts ?? 1,
   });
+}
+
+/**
+ * The requests of a failed call that may have reached the service, when more than one (an error's own fields do not
+ * say): `createEwayBillOnce` adds them to its resend's. Keyed by the error, which stays as it was built.
+ */
+const attemptsOfErrors = new WeakMap<object, number>();
+
+/** Notes how many requests of the call that failed with `error` may have reached the service; returns `error`. */
+export function noteAttempts(error: unknown, attempts: number): unknown {
+  if (attempts > 1 && error instanceof Error) attemptsOfErrors.set(error, attempts);
+  return error;
+}
+
+/** How many requests of the call that failed with `error` may have reached the service: 1 unless noted. */
+export function attemptsOf(error: unknown): number {
+  return attemptsOfErrors.get(error as object) ?? 1;
 }
 
 /** Gives `result` its `lastResponse`, not enumerable; a value that is not an object is returned as it is. */

@@ -7,12 +7,8 @@ import { lazyPart } from '../internal/lazy.js';
 import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
 import type { QueueStatus } from '../throttle/queue-options.js';
-import {
-  createEwayBills,
-  type EwayBillBatchItem,
-  type EwayBillBatchOptions,
-  type EwayBillBatchResult,
-} from './batch.js';
+import { createEwayBills } from './batch.js';
+import type { EwayBillBatchItem, EwayBillBatchOptions, EwayBillBatchResult } from './batch-types.js';
 import { budgetName, registerBudget } from './budget.js';
 import { type AttemptJournal, type HttpMethod, makeCall } from './call.js';
 import { Credentials } from './credentials.js';

@@ -19,6 +19,7 @@ import type { Call } from './call.js';
 import type { Credential, Credentials } from './credentials.js';
 import { type ClientHooks, emit, type Logger } from './events.js';
 import { attemptHeaders, type HeaderRecord } from './headers.js';
+import { noteAttempts } from './results.js';
 import type { RetryPolicy } from './retry.js';
 import { type CallTelemetry, startCall } from './telemetry.js';
 
@@ -203,14 +204,14 @@ export class Transport {
         await call.check?.(answer);
       } catch (refused) {
         telemetry?.end({ status: answer.status, error: refused, resendCount });
-        throw refused;
+        throw noteAttempts(refused, reached);
       }
       telemetry?.end({ status: answer.status, resendCount });
       return reached > 1 ? { ...answer, attempts: reached } : answer;
     }
     error ??= result?.error;
     telemetry?.end({ status: lastStatus, error, resendCount });
-    throw error;
+    throw noteAttempts(error, reached);
   }
 
   /**

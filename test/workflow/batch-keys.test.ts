@@ -91,6 +91,41 @@ describe('duplicates per key, not per name', () => {
     expect(server.postsOf('doc_1')).toBe(1);
     expect(server.postsOf('doc_2')).toBe(1);
   });
+  // Issue 29 (review 28, finding 10): A and C share the rateLimitKey 'co', A and D the key K1, B and C the key K2, so all
+  // four are one group. A client used to join "the first budget that already had a lane", which split the group in
+  // two whatever the order: the document went out twice (via K1 and via K2). The lanes are now the connected groups
+  // of every client's budgets, made before anything is read.
+  it('clients joined through keys and a rateLimitKey are one lane, in every order of the items', async () => {
+    const k1 = freshKey('lane-k1');
+    const k2 = freshKey('lane-k2');
+    const orders = [
+      ['A', 'B', 'C', 'D'],
+      ['B', 'A', 'C', 'D'],
+      ['B', 'D', 'C', 'A'],
+      ['D', 'B', 'A', 'C'],
+      ['C', 'D', 'B', 'A'],
+      ['B', 'D', 'A', 'C'],
+    ];
+    const docs = orders.map((order) => `doc_${order.join('')}`);
+    server = await startBillServer({ keys: [k1, k2], documents: docs });
+    const options = { baseUrl: server.baseUrl, preflight: 'off' as const, rateLimiter: noWait };
+    const clients = {
+      A: new ServiceClient({ ...options, apiKey: k1, rateLimitKey: 'co-lanes' }),
+      B: new ServiceClient({ ...options, apiKey: k2 }),
+      C: new ServiceClient({ ...options, apiKey: k2, rateLimitKey: 'co-lanes' }),
+      D: new ServiceClient({ ...options, apiKey: k1 }),
+    };
+    for (const [i, order] of orders.entries()) {
+      const docHashId = docs[i] as string;
+      const results = await createEwayBills(
+        clients,
+        order.map((client) => ({ client, docHashId, model })),
+      );
+      expect({ order, posts: server.postsOf(docHashId) }).toEqual({ order, posts: 1 });
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected']);
+      for (const r of results.slice(1)) expect(r.status === 'rejected' && r.error).toBeInstanceOf(ValidationError);
+    }
+  });
 });
 
 describe('lazy reading', () => {

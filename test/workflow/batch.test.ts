@@ -7,7 +7,8 @@ import {
   ValidationError,
 } from 'invoicing-service-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createEwayBills, type EwayBillBatchProgress, type EwayBillBatchResult } from '../../src/client/batch.js';
+import { createEwayBills } from '../../src/client/batch.js';
+import type { EwayBillBatchProgress, EwayBillBatchResult } from '../../src/client/batch-types.js';
 import { freshKey, validModel } from '../helpers/model.js';
 import { type Send, stampingFetch } from '../helpers/send-times.js';
 import { expectSpacedAt } from '../helpers/spacing.js';

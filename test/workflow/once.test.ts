@@ -8,6 +8,7 @@ import {
   ServerError,
   ServiceClient,
   TimeoutError,
+  UnexpectedResponseError,
 } from 'invoicing-service-sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEwayBillOnce, DEFAULT_RESEND_DELAY_MS } from '../../src/client/once.js';
@@ -150,5 +151,38 @@ describe('createEwayBillOnce', () => {
     expect((error as Error).name).toBe('AbortedAfterSendError');
     expect(mayHaveSucceeded(error)).toBe(true);
     expect(server.postsOf('doc_1')).toBe(1);
+  });
+});
+
+// Issue 29 (review 28, findings 4 and 17): `lastResponse.attempts` counts the requests of both calls, and a 2xx that
+// cannot be read is the service's success answer: no resend.
+describe('createEwayBillOnce: attempts and unreadable success answers', () => {
+  it.each([
+    { scripts: ['error-500'], outcome: 'generated-on-resend', status: 200, attempts: 2 },
+    // A lost answer, then the resend's 604: the result is made from that error answer, and counts both requests.
+    { scripts: ['generate-then-drop'], outcome: 'already-generated', status: 400, attempts: 2 },
+    // The first call's 429 was retried: it reached the service too.
+    { scripts: ['rate-limited', 'error-500'], outcome: 'generated-on-resend', status: 200, attempts: 3 },
+  ] as const)(
+    'after $scripts and a resend, lastResponse.attempts is $attempts, the POSTs the service read',
+    async (step) => {
+      server.script('doc_1', ...step.scripts);
+      const result = await createEwayBillOnce(client, 'doc_1', validModel(), quick);
+      expect(result.outcome).toBe(step.outcome);
+      expect(server.postsOf('doc_1')).toBe(step.attempts);
+      expect(result.lastResponse).toMatchObject({ status: step.status, attempts: step.attempts });
+    },
+  );
+
+  it('takes a 2xx too large for maxResponseBytes as generated, unreadable: one POST, no resend', async () => {
+    const result = await createEwayBillOnce(client, 'doc_1', validModel(), { ...quick, maxResponseBytes: 10 });
+    expect(server.postsOf('doc_1')).toBe(1);
+    expect(server.generated.get('doc_1')).toBe(1);
+    expect(result).toMatchObject({ success: true, outcome: 'generated', recovered: true });
+    expect(result.recoveredFrom).toBeInstanceOf(UnexpectedResponseError);
+    expect((result.recoveredFrom as UnexpectedResponseError).reason).toBe('too-large');
+    expect(result.ewayBillNumber).toBeUndefined();
+    expect(result.message).toMatch(/doc_1 .*answered 200.*could not be read/);
+    expect(result.lastResponse).toMatchObject({ status: 200, attempts: 1 });
   });
 });
