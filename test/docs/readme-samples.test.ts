@@ -5,7 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { codeBlocks } from './markdown.js';
 import { typeErrors, writeSamples } from './samples.js';
 
-describe('README samples', () => {
+// Each test runs the TypeScript compiler (10-30 s on 2 shared cores, more under load): the limit only guards a hang.
+const TYPE_CHECK_TIMEOUT_MS = 300_000;
+
+describe('README samples', { timeout: TYPE_CHECK_TIMEOUT_MS }, () => {
   const samples = codeBlocks('README.md').filter((block) => block.lang === 'ts');
   const { dir, files } = writeSamples('readme-samples', samples);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
