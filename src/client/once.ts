@@ -98,14 +98,13 @@ function alreadyGenerated(docHashId: string, answer: unknown, recoveredFrom: Err
   return withMeta(result as EwayBillOnceResult, { status, headers, requestId: requestIdFrom(headers), attempts: 1 });
 }
 
-/** A result of the client with the once-fields added; its `lastResponse` kept. */
+/** A result of the client with the once-fields added; its `lastResponse` kept (`undefined` from the journal). */
 function onceResult(
   result: EwayBillResult,
   fields: Pick<EwayBillOnceResult, 'outcome' | 'recovered' | 'recoveredFrom'>,
 ): EwayBillOnceResult {
-  const meta = metaOf(result);
-  const made = { ...result, ...fields } as EwayBillOnceResult;
-  return meta ? withMeta(made, meta) : made;
+  // A result from the journal has none (`undefined`): it says so the same way.
+  return withMeta({ ...result, ...fields } as EwayBillOnceResult, metaOf(result));
 }
 
 /**
