@@ -308,7 +308,7 @@ async function run(
     }
     const view = createProgressView(options.progress, context.progressStream);
     const items: (EwayBillBatchItem & { line: number })[] = [];
-    /** Documents only the old ledger names as perhaps sent: their request may still be in flight (see below). */
+    /** Documents an old version's ledger names as perhaps sent: its request may still be in flight (see below). */
     let inOldLedger = 0;
     const firstLine = new Map<string, number>();
     let skipped = 0;
@@ -373,8 +373,10 @@ async function run(
             !result.mayHaveSucceeded && result.error instanceof JournalError ? result.error : undefined;
           if (notRecorded || (!result.mayHaveSucceeded && !handed.has(result.docHashId))) {
             notSent += 1;
-            if (notRecorded) journalFailed ??= localError ??= notRecorded;
-            else if (result.error.name !== 'AbortError' && code !== 'UNAUTHORIZED' && code !== 'FORBIDDEN') {
+            if (notRecorded) {
+              journalFailed ??= notRecorded;
+              localError ??= notRecorded;
+            } else if (result.error.name !== 'AbortError' && code !== 'UNAUTHORIZED' && code !== 'FORBIDDEN') {
               localError ??= result.error;
             }
             lastLine = redact.text(describe(result, false));

@@ -93,7 +93,12 @@ const create = (input: string, output: string) =>
 async function journalPastTheLimit(output: string, baseUrl: string) {
   const journal = createFileJournal(`${output}.journal`);
   const body = JSON.stringify(validModel());
-  for (let i = 0; (statSync(`${output}.journal`, { throwIfNoEntry: false })?.size ?? 0) <= LIMIT_BYTES; i++) {
+  // Bounded: a few dozen documents (about 2 KB each) fill it.
+  for (
+    let i = 0;
+    i < 1000 && (statSync(`${output}.journal`, { throwIfNoEntry: false })?.size ?? 0) <= LIMIT_BYTES;
+    i++
+  ) {
     const doc = { baseUrl, docHashId: `earlier_doc_${i}` };
     const owner = randomUUID();
     await journal.claim(doc, owner, 60_000);
