@@ -98,24 +98,26 @@ describe('the client and schema types', () => {
     };
     expectTypeOf<ServiceClient['createEwayBill']>().parameter(1).toEqualTypeOf<EwayBillModel>();
     type Result = Awaited<ReturnType<ServiceClient['createEwayBill']>>;
-    // Two kinds: answered by the service (with its lastResponse), or by the journal (no request, no lastResponse).
-    expectTypeOf<Extract<Result, { fromJournal: true }>>().toEqualTypeOf<{
+    type Answered = Exclude<Result, { fromJournal: true }>;
+    type FromJournal = Extract<Result, { fromJournal: true }>;
+    // Two kinds with the same answer fields: answered by the service (with its lastResponse), or by the journal (no
+    // request, no lastResponse).
+    type Fields = {
       readonly success: true;
       readonly message: string;
       readonly ewayBillNumber?: string;
       readonly outcome?: 'generated' | 'already-generated';
       readonly bodyChanged?: true;
-      readonly fromJournal: true;
-      readonly lastResponse: undefined;
-    }>();
-    expectTypeOf<Exclude<Result, { fromJournal: true }>>().toEqualTypeOf<{
-      readonly success: true;
-      readonly message: string;
-      readonly ewayBillNumber?: string;
-      readonly outcome?: 'generated' | 'already-generated';
-      readonly bodyChanged?: true;
+    };
+    expectTypeOf<Omit<Answered, 'fromJournal' | 'lastResponse'>>().toEqualTypeOf<Fields>();
+    expectTypeOf<Omit<FromJournal, 'fromJournal' | 'lastResponse'>>().toEqualTypeOf<Fields>();
+    expectTypeOf<Pick<Answered, 'fromJournal' | 'lastResponse'>>().toEqualTypeOf<{
       readonly fromJournal?: undefined;
       readonly lastResponse: Meta;
+    }>();
+    expectTypeOf<Pick<FromJournal, 'fromJournal' | 'lastResponse'>>().toEqualTypeOf<{
+      readonly fromJournal: true;
+      readonly lastResponse: undefined;
     }>();
   });
 
