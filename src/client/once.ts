@@ -6,7 +6,7 @@ import { abortableDelay } from '../internal/abort.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { EwayBillModel } from '../model/schemas.js';
 import { checkRequestOptions, EARLIER_SEND, type RequestOptions } from './options.js';
-import { type EwayBillResult, metaOf, withMeta } from './results.js';
+import { type EwayBillResult, type EwayBillResultFields, metaOf, type ResponseMeta, withMeta } from './results.js';
 
 /** The client surface {@link createEwayBillOnce} uses: a `ServiceClient`, or anything with its `createEwayBill`. */
 export interface EwayBillCreator {
@@ -28,13 +28,20 @@ export type EwayBillOnceOutcome =
   | 'already-generated';
 
 /** The result of {@link createEwayBillOnce}: the bill exists, and how that is known. */
-export interface EwayBillOnceResult extends Omit<EwayBillResult, 'outcome'> {
+export interface EwayBillOnceResult extends Omit<EwayBillResultFields, 'outcome'> {
   /** How the bill came to exist. */
   readonly outcome: EwayBillOnceOutcome;
   /** True when the first request of this call (or, with `mayAlreadyExist`, an earlier one) did not give a clean answer. */
   readonly recovered: boolean;
   /** The uncertain error that was recovered from; `undefined` for a plain `'generated'`. */
   readonly recoveredFrom: Error | undefined;
+  /** With a journal: `true` when the journal knew the bill and no request was made (then `recovered` is `true`). */
+  readonly fromJournal?: true;
+  /**
+   * The status, headers and request id of the answer the result was made from (for `'already-generated'`, the 604's);
+   * `undefined` when the journal answered (`fromJournal`): test `fromJournal` first. Not enumerable.
+   */
+  readonly lastResponse: ResponseMeta | undefined;
 }
 
 /** Options of {@link createEwayBillOnce}: those of `createEwayBill`, without `retryWhenMaybeSent` (it resends itself). */

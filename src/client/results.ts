@@ -31,7 +31,7 @@ export interface ResponseMeta {
 export type RequestResult<T> = T extends object ? T & { readonly lastResponse: ResponseMeta } : T;
 
 /** What every successful "create e-way bill" result has, answered by the service or by the journal. */
-interface EwayBillResultFields {
+export interface EwayBillResultFields {
   readonly success: true;
   /** The service's human-readable result message. */
   readonly message: string;
