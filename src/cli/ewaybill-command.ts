@@ -33,8 +33,10 @@ function resultLine(line: number, result: EwayBillBatchResult, warnings: readonl
   const at = new Date().toISOString();
   const warned = warnings?.length ? { warnings: warnings.map(({ field, message }) => ({ field, message })) } : {};
   if (result.status === 'fulfilled') {
-    const { outcome, message, recovered } = result.value;
-    return { line, docHashId: result.docHashId, ok: true, outcome, recovered, message, ...warned, at };
+    const { outcome, message, recovered, bodyChanged } = result.value;
+    // bodyChanged: the bill was made from the body an earlier run sent, before the document was edited (the journal
+    // resolved that request first): it does not match the document as it is now.
+    return { line, docHashId: result.docHashId, ok: true, outcome, recovered, bodyChanged, message, ...warned, at };
   }
   const error = result.error as Error & { code?: string; errorCode?: string; status?: number; issues?: unknown };
   // ABORTED: stopped before the request left (no line is written for those); ABORTED_AFTER_SEND: it may have left.
@@ -60,7 +62,9 @@ function resultLine(line: number, result: EwayBillBatchResult, warnings: readonl
 /** The live line of a settled document: how it ended, in the summary's words (generated, failed, not sent). */
 function describe(result: EwayBillBatchResult, sent: boolean): string {
   if (result.status === 'fulfilled') {
-    return `${result.docHashId} ${result.value.outcome}${result.value.recovered ? ' (recovered)' : ''}`;
+    const { outcome, recovered, bodyChanged } = result.value;
+    const earlier = bodyChanged ? ' from the body an earlier run sent, before the document was edited' : '';
+    return `${result.docHashId} ${outcome}${recovered ? ' (recovered)' : ''}${earlier}`;
   }
   const error = result.error as Error & { code?: unknown };
   const code = typeof error.code === 'string' ? error.code : error.name;

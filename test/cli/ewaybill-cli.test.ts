@@ -162,6 +162,35 @@ describe('invoicing-service-sdk ewaybill create', () => {
     expect((await readRunJournal(output, server.baseUrl, [])).pending).toEqual([]);
   }, 60_000);
 
+  it('a document edited after a cut request: its bill, made from the body sent, is reported as bodyChanged', async () => {
+    server = await startBillServer({ keys: [KEY], documents: ['doc_1'] });
+    server.script('doc_1', 'generate-then-hang');
+    const { input, output, results } = files([bill('doc_1')]);
+    const first = create(server, input, output, ['--timeout', '3']);
+    await server.waitForPosts(1, 15_000);
+    first.child.kill('SIGKILL');
+    expect(await first.exit(15_000)).toBe('SIGKILL');
+    // The document is edited before the next run: its bill (made by the cut request) holds the earlier vehicle.
+    writeFileSync(
+      input,
+      `${JSON.stringify({ docHashId: 'doc_1', model: validModel({ vehicle_number: 'KA01CD5678' }) })}\n`,
+    );
+    const second = create(server, input, output, ['--progress', 'lines']);
+    expect(await second.exit(30_000)).toBe(0);
+    expect(results().map((r) => [r.docHashId, r.ok, r.outcome, r.bodyChanged])).toEqual([
+      ['doc_1', true, 'already-generated', true],
+    ]);
+    expect(second.stderr()).toMatch(
+      /doc_1 already-generated \(recovered\) from the body an earlier run sent, before the document was edited/,
+    );
+    // The earlier body was sent again (answered 604), not the edited one: one bill, of the body it was made from.
+    expect(server.posts.map((p) => (p.body as { vehicle_number?: string }).vehicle_number)).toEqual([
+      validModel().vehicle_number,
+      validModel().vehicle_number,
+    ]);
+    expect(server.generated.get('doc_1')).toBe(1);
+  }, 60_000);
+
   it('draws a progress bar with an ETA when asked (as on a terminal)', async () => {
     server = await startBillServer({ keys: [KEY], documents: ['doc_1', 'doc_2'] });
     const { input, output } = files(['doc_1', 'doc_2'].map(bill));
