@@ -32,7 +32,14 @@ export { createEwayBillOnce } from './client/once.js';
 export type { RequestOptions, ServiceClientOptions } from './client/options.js';
 export type { QueryValue, StandardSchemaV1 } from './client/request-input.js';
 export { SDK_VERSION } from './client/runtime.js';
-export type { EwayBillResult, RequestResult, ResponseMeta, ServiceRequestOptions } from './client/service-client.js';
+export type {
+  EwayBillAnsweredResult,
+  EwayBillJournalResult,
+  EwayBillResult,
+  RequestResult,
+  ResponseMeta,
+  ServiceRequestOptions,
+} from './client/service-client.js';
 export { ServiceClient } from './client/service-client.js';
 export type {
   ApiErrorInit,

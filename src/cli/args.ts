@@ -36,8 +36,15 @@ export type CliCommand =
       readonly output: string;
       readonly progress: 'auto' | 'bar' | 'lines' | 'none';
       readonly preflight: 'off' | 'warn' | 'strict';
+      /** Milliseconds each request may take (`--timeout`, given in seconds); it also sets how long a later run waits. */
+      readonly timeoutMs: number;
     }
   | { readonly kind: 'usage-error'; readonly message: string };
+
+/** The default of `ewaybill create --timeout`, in seconds: the client's own default (30 s). */
+export const DEFAULT_CLI_TIMEOUT_S = 30;
+/** The longest `ewaybill create --timeout`, in seconds (10 minutes). */
+export const MAX_CLI_TIMEOUT_S = 600;
 
 /** The default port of `mock-server`. */
 export const DEFAULT_PORT = 4010;
@@ -74,6 +81,7 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
   progress: { type: 'string' },
   preflight: { type: 'string' },
+  timeout: { type: 'string' },
 } as const;
 
 /** Which options each command takes (help and version are taken everywhere). */
@@ -91,7 +99,7 @@ const COMMAND_OPTIONS: Record<string, readonly (keyof typeof OPTIONS)[]> = {
     'allowed-host',
   ],
   'send-webhook': ['url', 'secret', 'type', 'data'],
-  'ewaybill create': ['input', 'output', 'progress', 'preflight'],
+  'ewaybill create': ['input', 'output', 'progress', 'preflight', 'timeout'],
 };
 
 type Values = ReturnType<typeof parse>['values'];
@@ -194,12 +202,18 @@ function ewaybillCreate(values: Values): CliCommand {
   if (!['off', 'warn', 'strict'].includes(preflight)) {
     return usage(`--preflight must be off, warn or strict; got '${preflight}'.`);
   }
+  const timeout = values.timeout ?? String(DEFAULT_CLI_TIMEOUT_S);
+  const seconds = /^\d+(\.\d+)?$/.test(timeout) ? Number(timeout) : Number.NaN;
+  if (!(seconds >= 1 && seconds <= MAX_CLI_TIMEOUT_S)) {
+    return usage(`--timeout must be a number of seconds from 1 to ${MAX_CLI_TIMEOUT_S}; got '${timeout}'.`);
+  }
   return {
     kind: 'ewaybill-create',
     input: values.input,
     output: values.output,
     progress: progress as 'auto',
     preflight: preflight as 'warn',
+    timeoutMs: Math.round(seconds * 1000),
   };
 }
 

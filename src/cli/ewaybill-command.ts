@@ -2,17 +2,21 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { createEwayBills } from '../client/batch.js';
 import type { EwayBillBatchItem, EwayBillBatchResult } from '../client/batch-types.js';
-import type { EwayBillCreator } from '../client/once.js';
+import { DEFAULT_RESEND_DELAY_MS, type EwayBillCreator, JOURNALED } from '../client/once.js';
 import { ServiceClient } from '../client/service-client.js';
+import { JournalError } from '../errors/journal-error.js';
 import type { PreflightFinding } from '../gst/preflight.js';
+import { abortableDelay } from '../internal/abort.js';
 import { redactor } from '../internal/redact.js';
+import { createFileJournal, type FileJournal } from '../journal/file-journal.js';
 import type { EwayBillModel } from '../model/schemas.js';
 import type { CliCommand } from './args.js';
 import { type InputLine, readEarlierResults, readInput } from './jsonl.js';
 import type { CliOutput } from './output.js';
 import { createProgressView, type ProgressStream } from './progress.js';
 import { appendSynced, takeLock, writeFully } from './run-files.js';
-import { openSentLedger, recordingFetch, type SentLedger, scopeName } from './sent-ledger.js';
+import { journalScopes } from './run-journal.js';
+import { type OldLedger, readOldLedger, scopeName } from './sent-ledger.js';
 
 /** Options of {@link runEwaybillCreate}: what the command line asked for. */
 export type EwaybillCreateOptions = Omit<Extract<CliCommand, { kind: 'ewaybill-create' }>, 'kind'>;
@@ -30,8 +34,10 @@ function resultLine(line: number, result: EwayBillBatchResult, warnings: readonl
   const at = new Date().toISOString();
   const warned = warnings?.length ? { warnings: warnings.map(({ field, message }) => ({ field, message })) } : {};
   if (result.status === 'fulfilled') {
-    const { outcome, message, recovered } = result.value;
-    return { line, docHashId: result.docHashId, ok: true, outcome, recovered, message, ...warned, at };
+    const { outcome, message, recovered, bodyChanged } = result.value;
+    // bodyChanged: the bill was made from the body an earlier run sent, before the document was edited (the journal
+    // resolved that request first): it does not match the document as it is now.
+    return { line, docHashId: result.docHashId, ok: true, outcome, recovered, bodyChanged, message, ...warned, at };
   }
   const error = result.error as Error & { code?: string; errorCode?: string; status?: number; issues?: unknown };
   // ABORTED: stopped before the request left (no line is written for those); ABORTED_AFTER_SEND: it may have left.
@@ -55,11 +61,13 @@ function resultLine(line: number, result: EwayBillBatchResult, warnings: readonl
 }
 
 /** The live line of a settled document: how it ended, in the summary's words (generated, failed, not sent). */
-function describe(result: EwayBillBatchResult, sent: boolean, cause?: Error): string {
+function describe(result: EwayBillBatchResult, sent: boolean): string {
   if (result.status === 'fulfilled') {
-    return `${result.docHashId} ${result.value.outcome}${result.value.recovered ? ' (recovered)' : ''}`;
+    const { outcome, recovered, bodyChanged } = result.value;
+    const earlier = bodyChanged ? ' from the body an earlier run sent, before the document was edited' : '';
+    return `${result.docHashId} ${outcome}${recovered ? ' (recovered)' : ''}${earlier}`;
   }
-  const error = (cause ?? result.error) as Error & { code?: unknown };
+  const error = result.error as Error & { code?: unknown };
   const code = typeof error.code === 'string' ? error.code : error.name;
   const first = error.message.split('\n')[0] as string;
   // A system error's message starts with its code already (`EFBIG: file too large, write`).
@@ -72,9 +80,14 @@ function describe(result: EwayBillBatchResult, sent: boolean, cause?: Error): st
  * `ewaybill create`: generates the e-way bills of a JSONL file (one `{"docHashId", "model"}` per line) with the key in
  * SERVICE_API_KEY, writing one result line per document to the output file as each settles. Documents already done in
  * the output file are skipped, so running the same command again resumes. Resolves with 0 when every document has a
- * bill, 1 when some failed or were not sent without a stop (a local error such as a ledger that cannot be written, a
+ * bill, 1 when some failed or were not sent without a stop (a local error such as a journal that cannot be written, a
  * refused key, a results file that cannot be written), 2 for a usage problem, 130 when stopped.
- * @example await runEwaybillCreate({ input: 'bills.jsonl', output: 'results.jsonl', progress: 'auto', preflight: 'warn' }, io, context)
+ *
+ * Each document's request is recorded in the run's journal, `<output>.journal` (a file journal of
+ * `invoicing-service-sdk/journal`), before it leaves, and its outcome after: a document a run may have sent is never
+ * sent blindly again (the next run waits out its in-flight window and takes a 604 as its bill), one refused for good
+ * is not sent again with the same body, and one known as generated is not sent again.
+ * @example await runEwaybillCreate({ input: 'bills.jsonl', output: 'results.jsonl', progress: 'auto', preflight: 'warn', timeoutMs: 30_000 }, io, context)
  */
 export async function runEwaybillCreate(
   options: EwaybillCreateOptions,
@@ -96,23 +109,18 @@ export async function runEwaybillCreate(
     }
   }
   let client: ServiceClient | undefined;
-  let ledger: SentLedger | undefined;
-  const unrecorded = new Map<string, Error>();
-  // Stops the batch: when the results cannot be written, or a ledger record cannot (nothing more is sent).
+  // The run's journal (issue 31): each document's intent is recorded (appended, synced) before its request leaves, and
+  // its outcome after. Only what may leave is recorded: a document refused by the model checks or the preflight is not.
+  // One process at a time: the output's lock is taken first, and the journal holds `<output>.journal.lock`.
+  const journal = createFileJournal(`${options.output}.journal`);
+  // Stops the batch: when the results cannot be written, or a journal record cannot (nothing more is sent).
   const halt = new AbortController();
   try {
     client = new ServiceClient({
       apiKey: context.env.SERVICE_API_KEY,
       baseUrl: context.env.SERVICE_BASE_URL,
-      // Each document is recorded in the ledger just before its request is handed to fetch: only what may leave.
-      fetch: recordingFetch(
-        () => ledger,
-        () => (client as ServiceClient).baseUrl,
-        (id, error) => {
-          unrecorded.set(id, error);
-          halt.abort(error);
-        },
-      ),
+      journal,
+      timeout: options.timeoutMs,
       preflight: options.preflight,
       onWarning: (finding) => {
         // The preflight runs synchronously as createEwayBill starts, so `current` is the document it is about.
@@ -136,11 +144,14 @@ export async function runEwaybillCreate(
     return 2;
   }
   try {
-    ledger = openSentLedger(options.output, { baseUrl: client.baseUrl, key: keyHash });
+    // Refused here, before anything is sent, when another run holds the journal.
+    await journal.open();
+    // Read only: what a version before the journal recorded as sent.
+    const ledger = readOldLedger(options.output, { baseUrl: client.baseUrl, key: keyHash });
     return await run(options, io, context, {
       client,
+      journal,
       ledger,
-      unrecorded,
       halt,
       warnings,
       keyHash,
@@ -151,16 +162,56 @@ export async function runEwaybillCreate(
     io.err(`ewaybill create: ${redact.text((error as Error).message)}`);
     return 2;
   } finally {
-    ledger?.close();
+    await journal.close().catch((error: unknown) => {
+      io.err(`ewaybill create: could not close ${journal.path}: ${redact.text(String(error))}`);
+    });
     lock.release();
+  }
+}
+
+/** How long a request of a version before the journal could take: the client's default timeout then (30 s). */
+const OLD_TIMEOUT_MS = 30_000;
+
+/**
+ * Before the batch: says which documents an earlier run may still have in flight at the service (the client waits each
+ * out before sending it again, `--timeout` + 5 s after it left), and waits out those only an old version's ledger
+ * names: it recorded no times, so its file's last change (a record is written just before its request leaves) plus
+ * that version's timeout and the same 5 s is when its last request can no longer be in flight.
+ */
+async function waitForEarlierRequests(
+  parts: RunParts,
+  items: readonly EwayBillBatchItem[],
+  inOldLedger: number,
+  view: ReturnType<typeof createProgressView>,
+  signal: AbortSignal,
+): Promise<void> {
+  const ids = new Set(items.map((item) => item.docHashId));
+  const now = Date.now();
+  const inFlight = (await parts.journal.pending({ baseUrl: parts.client.baseUrl })).filter(
+    (record) => ids.has(record.docHashId) && record.inFlightUntil > now,
+  );
+  if (inFlight.length > 0) {
+    const until = Math.max(...inFlight.map((record) => record.inFlightUntil));
+    view.note(
+      `${inFlight.length} document(s) an earlier run sent may still be at the service; each is sent again only once ` +
+        `that request can no longer be in flight (within ${Math.ceil((until - now) / 1000)} s), and a 604 "already ` +
+        'generated" then counts as its bill.',
+    );
+  }
+  const oldUntil = (parts.ledger.writtenAt ?? Number.NEGATIVE_INFINITY) + OLD_TIMEOUT_MS + DEFAULT_RESEND_DELAY_MS;
+  if (inOldLedger > 0 && oldUntil > now) {
+    view.note(
+      `${inOldLedger} document(s) recorded as sent by an older version may still be at the service: waiting ` +
+        `${Math.ceil((oldUntil - now) / 1000)} s before sending them again.`,
+    );
+    await abortableDelay(oldUntil - now, signal);
   }
 }
 
 interface RunParts {
   readonly client: ServiceClient;
-  readonly ledger: SentLedger;
-  /** Documents whose ledger record could not be written, so their request was not sent, with the reason. */
-  readonly unrecorded: ReadonlyMap<string, Error>;
+  readonly journal: FileJournal;
+  readonly ledger: OldLedger;
   readonly halt: AbortController;
   readonly warnings: Map<string, PreflightFinding[]>;
   readonly keyHash: string;
@@ -174,10 +225,12 @@ async function run(
   context: EwaybillCreateContext,
   parts: RunParts,
 ): Promise<number> {
-  const { client, ledger, unrecorded, halt, warnings, keyHash, redact } = parts;
+  const { client, ledger, halt, warnings, keyHash, redact } = parts;
   /** The documents this run handed to the client: a refusal or an abort of any other was never sent. */
   const handed = new Set<string>();
-  const tracked: EwayBillCreator = {
+  const tracked: EwayBillCreator & { readonly [JOURNALED]: true } = {
+    // The client waits out an uncertain earlier request by itself: createEwayBillOnce adds no resend delay of its own.
+    [JOURNALED]: true,
     createEwayBill(docHashId, model, callOptions) {
       handed.add(docHashId);
       parts.setCurrent(docHashId);
@@ -198,10 +251,11 @@ async function run(
     return 2;
   }
   const here = scopeName({ baseUrl: client.baseUrl, key: keyHash });
-  // Results or ledger records of another service or key: resuming would skip documents that have no bill here, or
-  // take another party's bill for this run's own.
+  // Results, journal or old ledger records of another service or key: resuming would skip documents that have no bill
+  // here, or take another party's bill for this run's own (the journal answers a document it knows as generated).
   for (const [file, scopes, what] of [
     [options.output, earlier.where, 'holds results done'],
+    [`${options.output}.journal`, journalScopes(`${options.output}.journal`), 'records documents sent'],
     [`${options.output}.sent`, ledger.elsewhere, 'records documents sent'],
   ] as const) {
     const elsewhere = [...scopes].find((where) => where !== here);
@@ -259,6 +313,8 @@ async function run(
     }
     const view = createProgressView(options.progress, context.progressStream);
     const items: (EwayBillBatchItem & { line: number })[] = [];
+    /** Documents an old version's ledger names as perhaps sent: its request may still be in flight (see below). */
+    let inOldLedger = 0;
     const firstLine = new Map<string, number>();
     let skipped = 0;
     let badLines = 0;
@@ -282,19 +338,26 @@ async function run(
       }
       const { line, docHashId, model } = entry as Extract<InputLine, { model: unknown }>;
       firstLine.set(docHashId, line);
-      // A document a run on this output ever sent may have its bill: its 604 is "already generated", done.
-      const mayAlreadyExist =
-        earlier.uncertain.has(docHashId) || ledger.has(docHashId) || (unscopedHere && ledger.unscoped.has(docHashId));
+      // A document a run on this output ever sent may have its bill: its 604 is "already generated", done. The journal
+      // knows its own (the client recovers them); the results file and an old version's ledger are asked here.
+      const old = ledger.has(docHashId) || (unscopedHere && ledger.unscoped.has(docHashId));
+      if (old) inOldLedger += 1;
+      const mayAlreadyExist = earlier.uncertain.has(docHashId) || old;
       items.push({ line, docHashId, model: model as EwayBillModel, mayAlreadyExist });
     }
     if (skipped > 0) view.note(`Skipping ${skipped} document(s) already done in ${options.output}.`);
+    await waitForEarlierRequests(parts, items, inOldLedger, view, signal).catch(() => {
+      // Stopped while waiting: nothing was sent; the batch below settles every document as not sent.
+    });
 
     let generated = 0;
     let recovered = 0;
     let failed = badLines;
     let notSent = 0;
-    /** The first error that kept a document from being sent, other than a stop or a refused key (a ledger write). */
+    /** The first error that kept a document from being sent, other than a stop or a refused key (a journal write). */
     let localError: Error | undefined;
+    /** The journal could not record a document's intent: it was not sent, and nothing more can be recorded. */
+    let journalFailed: Error | undefined;
     let refusedKey: string | undefined;
     let lastLine: string | undefined;
     if (outputError) halt.abort();
@@ -309,16 +372,19 @@ async function run(
         if (result.status === 'rejected') {
           const code = (result.error as { code?: unknown }).code;
           if (code === 'UNAUTHORIZED' || code === 'FORBIDDEN') refusedKey = code;
-          // Never sent (stopped before it left, its key refused first, or its ledger record could not be written):
+          // Never sent (stopped before it left, its key refused first, or its journal record could not be written):
           // no line, the next run sends it.
-          const notRecorded = unrecorded.get(result.docHashId);
+          const notRecorded =
+            !result.mayHaveSucceeded && result.error instanceof JournalError ? result.error : undefined;
           if (notRecorded || (!result.mayHaveSucceeded && !handed.has(result.docHashId))) {
             notSent += 1;
-            if (notRecorded) localError ??= notRecorded;
-            else if (result.error.name !== 'AbortError' && code !== 'UNAUTHORIZED' && code !== 'FORBIDDEN') {
+            if (notRecorded) {
+              journalFailed ??= notRecorded;
+              localError ??= notRecorded;
+            } else if (result.error.name !== 'AbortError' && code !== 'UNAUTHORIZED' && code !== 'FORBIDDEN') {
               localError ??= result.error;
             }
-            lastLine = redact.text(describe(result, false, notRecorded));
+            lastLine = redact.text(describe(result, false));
             return;
           }
           if (!result.mayHaveSucceeded && result.error.name === 'AbortError') {
@@ -339,6 +405,7 @@ async function run(
         lastLine = undefined;
         // Runs right after each onResult, before the next document can start: nothing more is sent.
         if (outputError) halt.abort();
+        if (journalFailed) halt.abort(journalFailed);
       },
       logger: { warn: (message) => io.err(redact.text(message)) },
     });

@@ -39,6 +39,11 @@ Options of ewaybill create (uses SERVICE_API_KEY and SERVICE_BASE_URL):
   --progress <m>  auto (a bar on a terminal, plain lines otherwise), bar, lines or none. Default: auto
   --preflight <m> The portal's well-known rules: off, warn (recorded on the result line) or strict.
                                                                        Default: warn
+  --timeout <s>   Seconds each request may take (1-600). A request cut by a crash or Ctrl+C may still be
+                  at the service that long, plus 5 s: the next run waits that out before it sends the
+                  document again, so it never makes a second bill.            Default: 30
+  Beside the output it keeps <output>.journal (each document recorded before its request leaves, then its
+  outcome) and <output>.lock while it runs; keep them with the output.
   Exits 0 when every document has an e-way bill, 1 when some failed or were not sent (a local error such
   as a full disk, or the key refused), 130 when stopped (Ctrl+C).
 

@@ -94,7 +94,12 @@ async function claimDocument(
 function fromJournal(record: JournalRecord): EwayBillResult {
   const { outcome = 'generated', message = '', ewayBillNumber } = record.result ?? {};
   const result = { success: true, message, outcome, fromJournal: true } as const;
-  return (ewayBillNumber ? { ...result, ewayBillNumber } : result) as unknown as EwayBillResult;
+  // No request, so no answer: `lastResponse` is there, not enumerable as on every result, and `undefined`.
+  return Object.defineProperty(ewayBillNumber ? { ...result, ewayBillNumber } : result, 'lastResponse', {
+    value: undefined,
+    enumerable: false,
+    configurable: true,
+  }) as EwayBillResult;
 }
 
 /** The recorded refusal, rebuilt by the error mapping from its recorded answer: the same class, codes and category. */

@@ -6,7 +6,14 @@ import { abortableDelay } from '../internal/abort.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { EwayBillModel } from '../model/schemas.js';
 import { checkRequestOptions, EARLIER_SEND, type RequestOptions } from './options.js';
-import { attemptsOf, type EwayBillResult, metaOf, withMeta } from './results.js';
+import {
+  attemptsOf,
+  type EwayBillResult,
+  type EwayBillResultFields,
+  metaOf,
+  type ResponseMeta,
+  withMeta,
+} from './results.js';
 
 /** The client surface {@link createEwayBillOnce} uses: a `ServiceClient`, or anything with its `createEwayBill`. */
 export interface EwayBillCreator {
@@ -31,13 +38,20 @@ export type EwayBillOnceOutcome =
   | 'already-generated';
 
 /** The result of {@link createEwayBillOnce}: the bill exists, and how that is known. */
-export interface EwayBillOnceResult extends Omit<EwayBillResult, 'outcome'> {
+export interface EwayBillOnceResult extends Omit<EwayBillResultFields, 'outcome'> {
   /** How the bill came to exist. */
   readonly outcome: EwayBillOnceOutcome;
   /** True when the first request of this call (or, with `mayAlreadyExist`, an earlier one) did not give a clean answer. */
   readonly recovered: boolean;
   /** The uncertain error that was recovered from; `undefined` for a plain `'generated'`. */
   readonly recoveredFrom: Error | undefined;
+  /** With a journal: `true` when the journal knew the bill and no request was made (then `recovered` is `true`). */
+  readonly fromJournal?: true;
+  /**
+   * The status, headers and request id of the answer the result was made from (for `'already-generated'`, the 604's);
+   * `undefined` when the journal answered (`fromJournal`): test `fromJournal` first. Not enumerable.
+   */
+  readonly lastResponse: ResponseMeta | undefined;
 }
 
 /** Options of {@link createEwayBillOnce}: those of `createEwayBill`, without `retryWhenMaybeSent` (it resends itself). */
@@ -129,15 +143,19 @@ function generatedUnreadable(docHashId: string, error: UnexpectedResponseError):
   return resultOfAnswer(error, message, { outcome: 'generated', recoveredFrom: error }, 0);
 }
 
-/** A result of the client with the once-fields added; its `lastResponse` kept, counting `earlier` requests before it. */
+/**
+ * A result of the client with the once-fields added; its `lastResponse` kept, counting `earlier` requests before it
+ * (`undefined` from the journal).
+ */
 function onceResult(
   result: EwayBillResult,
   fields: Pick<EwayBillOnceResult, 'outcome' | 'recovered' | 'recoveredFrom'>,
   earlier = 0,
 ): EwayBillOnceResult {
   const meta = metaOf(result);
-  const made = { ...result, ...fields } as EwayBillOnceResult;
-  return meta ? withMeta(made, Object.freeze({ ...meta, attempts: meta.attempts + earlier })) : made;
+  // A result from the journal has none (`undefined`): it says so the same way.
+  const counted = meta && Object.freeze({ ...meta, attempts: meta.attempts + earlier });
+  return withMeta({ ...result, ...fields } as EwayBillOnceResult, counted);
 }
 
 /**

@@ -29,8 +29,8 @@ export interface ResponseMeta {
  */
 export type RequestResult<T> = T extends object ? T & { readonly lastResponse: ResponseMeta } : T;
 
-/** The answer of a successful "create e-way bill". */
-export interface EwayBillResult {
+/** What every successful "create e-way bill" result has, answered by the service or by the journal. */
+export interface EwayBillResultFields {
   readonly success: true;
   /** The service's human-readable result message. */
   readonly message: string;
@@ -45,19 +45,44 @@ export interface EwayBillResult {
    * process, made it, which the portal's 604 confirmed. Absent without a journal.
    */
   readonly outcome?: 'generated' | 'already-generated';
-  /** With a journal: `true` when the journal knew the bill and no request was made (there is then no `lastResponse`). */
-  readonly fromJournal?: true;
   /**
    * With a journal: `true` when the bill was made from an earlier body of the document, sent before the document was
    * edited (and recovered now): the bill does not match the document as it is; amend or cancel it on the portal.
    */
   readonly bodyChanged?: true;
+}
+
+/** A successful "create e-way bill" that this call's request was answered for: it has the answer's `lastResponse`. */
+export interface EwayBillAnsweredResult extends EwayBillResultFields {
+  /** Absent: the service answered this call (see {@link EwayBillJournalResult}). */
+  readonly fromJournal?: undefined;
   /**
    * The answer's status, headers and request id. Not enumerable: `JSON.stringify(result)` and spreads show only the
    * answer's own fields.
    */
   readonly lastResponse: ResponseMeta;
 }
+
+/**
+ * A successful "create e-way bill" answered by the journal (`ServiceClient`'s `journal` option): it knew the bill, and
+ * no request was made, so there is no answer and `lastResponse` is `undefined`.
+ */
+export interface EwayBillJournalResult extends EwayBillResultFields {
+  /** The journal knew the bill and no request was made. */
+  readonly fromJournal: true;
+  /** `undefined`: no request was made, so there is no answer to describe. */
+  readonly lastResponse: undefined;
+}
+
+/**
+ * The answer of a successful "create e-way bill". Without a journal it is always an {@link EwayBillAnsweredResult};
+ * with one it may come from the journal (`fromJournal: true`, no `lastResponse`): test `fromJournal` before reading
+ * `lastResponse`.
+ * @example
+ * const bill = await client.createEwayBill(id, model);
+ * if (!bill.fromJournal) audit.note(bill.lastResponse.requestId);
+ */
+export type EwayBillResult = EwayBillAnsweredResult | EwayBillJournalResult;
 
 const TWELVE_DIGITS = /(?<!\d)\d{12}(?!\d)/g;
 
@@ -96,8 +121,11 @@ export function attemptsOf(error: unknown): number {
   return attemptsOfErrors.get(error as object) ?? 1;
 }
 
-/** Gives `result` its `lastResponse`, not enumerable; a value that is not an object is returned as it is. */
-export function withMeta<T>(result: T, meta: ResponseMeta): T {
+/**
+ * Gives `result` its `lastResponse`, not enumerable (`undefined` for a result no answer was made for: one from the
+ * journal); a value that is not an object is returned as it is.
+ */
+export function withMeta<T>(result: T, meta: ResponseMeta | undefined): T {
   if (typeof result === 'object' && result !== null && Object.isExtensible(result)) {
     Object.defineProperty(result, 'lastResponse', { value: meta, enumerable: false, configurable: true });
   }

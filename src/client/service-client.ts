@@ -43,7 +43,13 @@ import { defaultRetryPolicy } from './retry.js';
 import { checkRoute } from './route.js';
 import { startTransport, Transport, type TransportParts } from './transport.js';
 
-export type { EwayBillResult, RequestResult, ResponseMeta } from './results.js';
+export type {
+  EwayBillAnsweredResult,
+  EwayBillJournalResult,
+  EwayBillResult,
+  RequestResult,
+  ResponseMeta,
+} from './results.js';
 
 /** Options of {@link ServiceClient.request}: those of every call, and what the request carries. */
 export interface ServiceRequestOptions<T = unknown> extends Omit<RequestOptions, 'retryWhenMaybeSent'> {

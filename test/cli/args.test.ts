@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DOCUMENTS, DEFAULT_PORT, MAX_DOCUMENTS, parseCommandLine } from '../../src/cli/args.js';
+import {
+  DEFAULT_CLI_TIMEOUT_S,
+  DEFAULT_DOCUMENTS,
+  DEFAULT_PORT,
+  MAX_CLI_TIMEOUT_S,
+  MAX_DOCUMENTS,
+  parseCommandLine,
+} from '../../src/cli/args.js';
 
 describe('reading the command line', () => {
   it('reads mock-server with its defaults', () => {
@@ -90,4 +97,39 @@ describe('reading the command line', () => {
       expect(parseCommandLine(args).kind).toBe('usage-error');
     },
   );
+});
+
+describe('ewaybill create --timeout', () => {
+  const create = (...extra: string[]) =>
+    parseCommandLine(['ewaybill', 'create', '--input', 'in.jsonl', '--output', 'out.jsonl', ...extra]);
+
+  it('is 30 seconds by default, as the client', () => {
+    expect(create()).toMatchObject({ kind: 'ewaybill-create', timeoutMs: DEFAULT_CLI_TIMEOUT_S * 1000 });
+    expect(DEFAULT_CLI_TIMEOUT_S).toBe(30);
+  });
+
+  it.each([
+    ['1', 1000],
+    ['2.5', 2500],
+    [String(MAX_CLI_TIMEOUT_S), MAX_CLI_TIMEOUT_S * 1000],
+  ])('reads --timeout %s as %i ms', (value, ms) => {
+    expect(create('--timeout', value)).toMatchObject({ kind: 'ewaybill-create', timeoutMs: ms });
+  });
+
+  it.each([['0'], ['0.5'], [String(MAX_CLI_TIMEOUT_S + 1)], ['-1'], ['abc'], [''], ['5s'], ['1e3'], ['Infinity']])(
+    'refuses --timeout %j as a usage error saying the allowed range',
+    (value) => {
+      expect(create(`--timeout=${value}`)).toEqual({
+        kind: 'usage-error',
+        message: `--timeout must be a number of seconds from 1 to ${MAX_CLI_TIMEOUT_S}; got '${value}'.`,
+      });
+    },
+  );
+
+  it('belongs to ewaybill create only', () => {
+    expect(parseCommandLine(['mock-server', '--timeout', '5'])).toEqual({
+      kind: 'usage-error',
+      message: "The option '--timeout' does not apply to mock-server.",
+    });
+  });
 });

@@ -3,6 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'tsup';
 import { afterAll, beforeAll } from 'vitest';
+import { createFileJournal } from '../../src/journal/file-journal.js';
+import type { JournalRecord } from '../../src/journal/journal.js';
 
 /** Builds src/cli/index.ts into a temporary folder under the project's ignored .tmp/ (so `zod` resolves). */
 export function buildCli(): Promise<{ file: string; dir: string; remove(): void }> {
@@ -125,5 +127,24 @@ export function runCli(
       }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
+  }
+}
+
+/**
+ * What the run's journal `<output>.journal` holds, read between runs: the records of `ids` at `baseUrl`, and the
+ * pending ones. The journal is opened (its lock taken) and closed again before this resolves, so the next run can.
+ */
+export async function readRunJournal(
+  output: string,
+  baseUrl: string,
+  ids: readonly string[],
+): Promise<{ records: Map<string, JournalRecord | undefined>; pending: JournalRecord[] }> {
+  const journal = createFileJournal(`${output}.journal`);
+  try {
+    const records = new Map<string, JournalRecord | undefined>();
+    for (const docHashId of ids) records.set(docHashId, await journal.get({ baseUrl, docHashId }));
+    return { records, pending: await journal.pending() };
+  } finally {
+    await journal.close();
   }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { validModel } from '../helpers/model.js';
 import { type BillServer, startBillServer } from '../workflow/bill-server.js';
-import { buildCli, runCli } from './cli-process.js';
+import { buildCli, readRunJournal, runCli } from './cli-process.js';
 
 const KEY = 'sk_live_cli_batch_7a6b5c4d3e2f';
 
@@ -86,8 +86,14 @@ describe('invoicing-service-sdk ewaybill create', () => {
     const second = create(server, input, output);
     expect(await second.exit(30_000)).toBe(1);
     expect(second.stdout()).toMatch(/Done: 0 generated, 4 failed, 0 not sent, 3 skipped as already done/);
-    // doc_1 (lines 1 and 6) and doc_2 are skipped; only the document that failed at the service is sent again.
-    expect(server.posts.map((p) => p.docHashId)).toEqual(['doc_1', 'doc_2', 'doc_unknown', 'doc_unknown']);
+    // doc_1 (lines 1 and 6) and doc_2 are skipped. The service refused doc_unknown for good (INVALID_HASH_ID) and the
+    // journal recorded it: the same body is refused again with that error, without a request (NIC counts errors).
+    expect(server.posts.map((p) => p.docHashId)).toEqual(['doc_1', 'doc_2', 'doc_unknown']);
+    const again = results().filter((r) => r.docHashId === 'doc_unknown');
+    expect(again.map((r) => [r.ok, r.code, r.status, r.mayHaveSucceeded])).toEqual([
+      [false, 'INVALID_HASH_ID', 400, false],
+      [false, 'INVALID_HASH_ID', 400, false],
+    ]);
     for (const text of [
       first.stdout(),
       first.stderr(),
@@ -103,7 +109,9 @@ describe('invoicing-service-sdk ewaybill create', () => {
     server = await startBillServer({ keys: [KEY], documents: ['doc_1', 'doc_2', 'doc_3', 'doc_4'] });
     server.script('doc_2', 'generate-then-hang');
     const { input, output, results } = files(['doc_1', 'doc_2', 'doc_3', 'doc_4'].map(bill));
-    const first = create(server, input, output);
+    // A short --timeout: the next run waits out the cut request's in-flight window (the timeout + 5 s) before it
+    // sends doc_2 again, so that a request still at the service never makes a second bill.
+    const first = create(server, input, output, ['--timeout', '3']);
     await server.waitForPosts(2, 15_000);
     first.child.kill('SIGINT');
     expect(await first.exit(15_000)).toBe(130);
@@ -116,6 +124,7 @@ describe('invoicing-service-sdk ewaybill create', () => {
 
     const second = create(server, input, output);
     expect(await second.exit(30_000)).toBe(0);
+    expect(second.stderr()).toMatch(/1 document\(s\) an earlier run sent may still be at the service/);
     const last = results().slice(2);
     expect(last.map((r) => [r.docHashId, r.ok, r.outcome])).toEqual([
       ['doc_2', true, 'already-generated'],
@@ -130,18 +139,15 @@ describe('invoicing-service-sdk ewaybill create', () => {
     server = await startBillServer({ keys: [KEY], documents: ['doc_1', 'doc_2', 'doc_3'] });
     server.script('doc_2', 'generate-then-hang');
     const { input, output, results } = files(['doc_1', 'doc_2', 'doc_3'].map(bill));
-    const first = create(server, input, output);
+    const first = create(server, input, output, ['--timeout', '3']);
     await server.waitForPosts(2, 15_000);
     first.child.kill('SIGKILL');
     expect(await first.exit(15_000)).toBe('SIGKILL');
     expect(results().map((r) => [r.docHashId, r.ok])).toEqual([['doc_1', true]]);
-    // The ledger of documents sent names both, synced before each request left.
-    expect(
-      readFileSync(`${output}.sent`, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l).docHashId),
-    ).toEqual(['doc_1', 'doc_2']);
+    // The journal knows doc_1's bill and that doc_2 may have been sent (recorded and synced before it left).
+    const { records, pending } = await readRunJournal(output, server.baseUrl, ['doc_1', 'doc_2', 'doc_3']);
+    expect([...records.values()].map((r) => r?.status)).toEqual(['generated', 'sent-maybe', undefined]);
+    expect(pending.map((r) => r.docHashId)).toEqual(['doc_2']);
 
     const second = create(server, input, output);
     expect(await second.exit(30_000)).toBe(0);
@@ -151,7 +157,38 @@ describe('invoicing-service-sdk ewaybill create', () => {
       ['doc_3', true, 'generated'],
     ]);
     expect(existsSync(`${output}.inflight`)).toBe(false);
+    expect(existsSync(`${output}.sent`)).toBe(false);
     expect(server.posts.map((p) => p.docHashId)).toEqual(['doc_1', 'doc_2', 'doc_2', 'doc_3']);
+    expect((await readRunJournal(output, server.baseUrl, [])).pending).toEqual([]);
+  }, 60_000);
+
+  it('a document edited after a cut request: its bill, made from the body sent, is reported as bodyChanged', async () => {
+    server = await startBillServer({ keys: [KEY], documents: ['doc_1'] });
+    server.script('doc_1', 'generate-then-hang');
+    const { input, output, results } = files([bill('doc_1')]);
+    const first = create(server, input, output, ['--timeout', '3']);
+    await server.waitForPosts(1, 15_000);
+    first.child.kill('SIGKILL');
+    expect(await first.exit(15_000)).toBe('SIGKILL');
+    // The document is edited before the next run: its bill (made by the cut request) holds the earlier vehicle.
+    writeFileSync(
+      input,
+      `${JSON.stringify({ docHashId: 'doc_1', model: validModel({ vehicle_number: 'KA01CD5678' }) })}\n`,
+    );
+    const second = create(server, input, output, ['--progress', 'lines']);
+    expect(await second.exit(30_000)).toBe(0);
+    expect(results().map((r) => [r.docHashId, r.ok, r.outcome, r.bodyChanged])).toEqual([
+      ['doc_1', true, 'already-generated', true],
+    ]);
+    expect(second.stderr()).toMatch(
+      /doc_1 already-generated \(recovered\) from the body an earlier run sent, before the document was edited/,
+    );
+    // The earlier body was sent again (answered 604), not the edited one: one bill, of the body it was made from.
+    expect(server.posts.map((p) => (p.body as { vehicle_number?: string }).vehicle_number)).toEqual([
+      validModel().vehicle_number,
+      validModel().vehicle_number,
+    ]);
+    expect(server.generated.get('doc_1')).toBe(1);
   }, 60_000);
 
   it('draws a progress bar with an ETA when asked (as on a terminal)', async () => {

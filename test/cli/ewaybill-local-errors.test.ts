@@ -1,13 +1,17 @@
 // ewaybill create when its own files cannot be written (a full disk, a file-size limit): the built CLI under
-// `ulimit -f`, against a loopback service that numbers each bill it makes, so no bill number may go unreported.
+// `ulimit -f`, against a loopback service that numbers each bill it makes, so no bill number may go unreported. The
+// limit applies to every file: the file that must fail first is made to start just under it, the other has room.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createFileJournal } from '../../src/journal/file-journal.js';
+import { journalBodyHash, journalKeyHash } from '../../src/journal/hashes.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
 import { validModel } from '../helpers/model.js';
-import { buildCli, runCli } from './cli-process.js';
+import { buildCli, readRunJournal, runCli } from './cli-process.js';
 
 const KEY = 'sk_live_local_errors_quiet_harbor';
 
@@ -73,19 +77,51 @@ function wholeLines(path: string): Record<string, unknown>[] {
     });
 }
 
+/** The file-size limit of the runs: 64 KiB, room for the journal of far more than ten documents (~2 KB each). */
+const LIMIT_BLOCKS = 64;
+const LIMIT_BYTES = LIMIT_BLOCKS * 1024;
+
 const create = (input: string, output: string) =>
   runCli(
     cli.file,
     ['ewaybill', 'create', '--input', input, '--output', output, '--progress', 'lines'],
     { SERVICE_API_KEY: KEY, SERVICE_BASE_URL: (server as { baseUrl: string }).baseUrl },
-    // 1024 bytes: the results file holds about four lines.
-    { fileSizeBlocks: 1 },
+    { fileSizeBlocks: LIMIT_BLOCKS },
   );
+
+/** Writes a journal of earlier generated documents (of this service and key) that is already past the limit. */
+async function journalPastTheLimit(output: string, baseUrl: string) {
+  const journal = createFileJournal(`${output}.journal`);
+  const body = JSON.stringify(validModel());
+  // Bounded: a few dozen documents (about 2 KB each) fill it.
+  for (
+    let i = 0;
+    i < 1000 && (statSync(`${output}.journal`, { throwIfNoEntry: false })?.size ?? 0) <= LIMIT_BYTES;
+    i++
+  ) {
+    const doc = { baseUrl, docHashId: `earlier_doc_${i}` };
+    const owner = randomUUID();
+    await journal.claim(doc, owner, 60_000);
+    const { attempt } = await journal.recordIntent({
+      ...doc,
+      owner,
+      body,
+      bodyHash: journalBodyHash(body),
+      keyHash: journalKeyHash(KEY),
+      inFlightMs: 1000,
+    });
+    await journal.recordOutcome(doc, attempt, { status: 'generated', result: { outcome: 'generated', message: 'ok' } });
+    await journal.release(doc, owner);
+  }
+  await journal.close();
+}
 
 describe('ewaybill create when its own files cannot be written', () => {
   it('a result line that cannot be written stops the run, goes to stdout, and exits 1', async () => {
     server = await startNumberingServer();
     const { input, output } = files(10);
+    // Earlier runs' results (blank lines here, which readers skip) leave room for about four more lines.
+    writeFileSync(output, '\n'.repeat(LIMIT_BYTES - 1000));
     const run = create(input, output);
     expect(await run.exit(60_000)).toBe(1);
     const written = wholeLines(output);
@@ -101,18 +137,27 @@ describe('ewaybill create when its own files cannot be written', () => {
     expect(run.stderr()).toMatch(/EFBIG|file too large/i);
     expect(run.stdout()).not.toMatch(/^Done:/m);
     expect(run.stderr() + run.stdout()).not.toContain(KEY);
+    // The journal, which had room, knows every bill the service made: nothing sent is forgotten.
+    const ids = Array.from({ length: 10 }, (_, i) => `doc_${i + 1}`);
+    const { records } = await readRunJournal(output, server.baseUrl, ids);
+    const known = [...records.values()].filter((record) => record?.status === 'generated');
+    expect(known.map((record) => record?.result?.ewayBillNumber).sort()).toEqual([...server.answered].sort());
   }, 90_000);
 
-  it('documents not sent because the ledger cannot be written exit 1, naming the error', async () => {
+  it('documents not sent because the journal cannot be written exit 1, naming the error', async () => {
     server = await startNumberingServer();
     const { input, output } = files(3);
-    // A ledger already past the limit: each document's record fails before its request could leave.
-    writeFileSync(`${output}.sent`, Array.from({ length: 100 }, (_, i) => `"earlier_doc_${i}"\n`).join(''));
+    // A journal already past the limit: the first document's intent fails before its request could leave.
+    await journalPastTheLimit(output, server.baseUrl);
     const run = create(input, output);
     expect(await run.exit(60_000)).toBe(1);
     expect(server.posts).toHaveLength(0);
     expect(run.stdout()).toMatch(/0 generated, 0 failed, 3 not sent/);
-    expect(run.stderr()).toMatch(/not sent because of a local error: EFBIG/);
+    expect(run.stderr()).toMatch(/not sent because of a local error: could not write the file journal .*EFBIG/);
     expect(run.stderr() + run.stdout()).not.toContain(KEY);
+    // No result line: the next run sends them. The journal's earlier records are whole, and none of these is in it.
+    expect(readFileSync(output, 'utf8')).toBe('');
+    const { records } = await readRunJournal(output, server.baseUrl, ['earlier_doc_0', 'doc_1']);
+    expect([...records.values()].map((record) => record?.status)).toEqual(['generated', undefined]);
   }, 60_000);
 });

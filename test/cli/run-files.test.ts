@@ -1,27 +1,23 @@
-// The lock and the ledger of `ewaybill create` (src/cli/run-files.ts), in real processes: eight of them racing for a
-// lock left by a dead run, and appends to the ledger under a file-size limit (`ulimit -f`), where writeSync writes
-// part of a line without throwing.
+// The lock of `ewaybill create` (src/cli/run-files.ts), in real processes: eight of them racing for a lock left by a
+// dead run. (The ledger these tests also appended to under a file-size limit is gone: the run's journal,
+// src/journal/file-journal.ts, records what is sent, and test/journal/file-crash.test.ts cuts it.)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeLock } from '../../src/cli/run-files.js';
-import { openSentLedger } from '../../src/cli/sent-ledger.js';
 import { buildEntry } from './cli-process.js';
 
 let built: Awaited<ReturnType<typeof buildEntry>>;
-let ledgerBuilt: Awaited<ReturnType<typeof buildEntry>>;
 let dir: string;
 beforeAll(async () => {
   built = await buildEntry('run-files', 'src/cli/run-files.ts');
-  ledgerBuilt = await buildEntry('sent-ledger', 'src/cli/sent-ledger.ts');
   dir = mkdtempSync(join(process.cwd(), '.tmp', 'run-files-'));
 }, 60_000);
 afterAll(() => {
   built?.remove();
-  ledgerBuilt?.remove();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -194,57 +190,4 @@ describe('the lock of ewaybill create', () => {
     expect(existsSync(`${output}.lock.takeover`)).toBe(false);
     if ('release' in result) result.release();
   });
-});
-
-// The ledger's scope in the test below: with ids of 33 characters, each record's line is 120 bytes (its JSON and two
-// newlines), which divides neither 512 nor 1024.
-const SCOPE = { baseUrl: 'https://sandbox.example/api/partner', key: '0123456789ab' };
-const LINE_BYTES = 120;
-
-// Appends ids of 33 characters until an add throws, then tries two more; prints which returned and which threw.
-const APPENDER = `
-const [moduleUrl, output, scope] = process.argv.slice(1);
-const { openSentLedger } = await import(moduleUrl);
-const ledger = openSentLedger(output, JSON.parse(scope));
-const returned = [];
-const threw = [];
-for (let i = 0; i < 500 && threw.length < 3; i++) {
-  const id = 'doc_' + String(i).padStart(4, '0') + '_' + 'x'.repeat(24);
-  try {
-    ledger.add(id);
-    returned.push(id);
-  } catch (error) {
-    threw.push({ id, code: error.code });
-  }
-}
-ledger.close();
-console.log(JSON.stringify({ returned, threw }));
-`;
-
-describe('the ledger of sent documents', () => {
-  it('under a file-size limit, an add whose line is cut throws, and a reloaded ledger names exactly the whole lines', async () => {
-    const output = join(dir, 'limited.jsonl');
-    const end = await runScript(APPENDER, [pathToFileURL(ledgerBuilt.file).href, output, JSON.stringify(SCOPE)], {
-      fileSizeBlocks: 1,
-    });
-    // Node ignores SIGXFSZ: the write past the limit fails with EFBIG instead of killing the process.
-    expect(end, end.stderr).toMatchObject({ code: 0, signal: null });
-    const { returned, threw } = JSON.parse(end.stdout) as {
-      returned: string[];
-      threw: { id: string; code: string }[];
-    };
-    expect(returned.length).toBeGreaterThan(5);
-    expect(threw).toHaveLength(3);
-    for (const { code } of threw) expect(code).toBe('EFBIG');
-    const text = readFileSync(`${output}.sent`, 'utf8');
-    // The limit cut a line: a write landed partly (the short write) before the next one failed.
-    expect(JSON.stringify({ docHashId: returned[0], ...SCOPE }).length + 2).toBe(LINE_BYTES);
-    expect(statSync(`${output}.sent`).size % LINE_BYTES).not.toBe(0);
-    const reloaded = openSentLedger(output, SCOPE);
-    const whole = (id: string) => text.includes(JSON.stringify({ docHashId: id, ...SCOPE }));
-    for (const id of returned) expect(reloaded.has(id), `${id}: add returned, so its line is whole`).toBe(true);
-    for (const { id } of threw) expect(reloaded.has(id), `${id}: add threw`).toBe(whole(id));
-    expect(threw.some(({ id }) => text.includes(`"${id.slice(0, 9)}`) && !whole(id))).toBe(true);
-    reloaded.close();
-  }, 30_000);
 });

@@ -162,7 +162,7 @@ describe('the key echoed in a success answer', () => {
     closers.push(server.close);
     const client = new ServiceClient({ apiKey: key, baseUrl: server.baseUrl, rateLimiter: noWait });
     const result = await client.createEwayBill('doc-echo', validModel());
-    expect(result.lastResponse.headers['x-echo']).toBe('Bearer [redacted]');
+    expect(result.lastResponse?.headers['x-echo']).toBe('Bearer [redacted]');
     expect(result.message).toBe('E-way bill 331000123456 generated for [redacted]');
     expect(result.ewayBillNumber).toBe('331000123456');
     expect(JSON.stringify(result)).not.toContain(key);

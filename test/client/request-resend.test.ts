@@ -60,7 +60,7 @@ describe('lastResponse.attempts', () => {
     expect((await client.request<object>('GET', '/b')).lastResponse.attempts).toBe(3);
     server.answer(tooMany, jsonAnswer(200, { success: true, message: 'E-way bill generated' }));
     const bill = await client.createEwayBill('doc_1', validModel());
-    expect(bill.lastResponse.attempts).toBe(2);
+    expect(bill.lastResponse?.attempts).toBe(2);
     expect(server.arrivals).toHaveLength(6);
   });
 

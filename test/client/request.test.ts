@@ -195,7 +195,7 @@ describe('answers with their metadata', () => {
     const result = await clientOf().createEwayBill('doc_1', validModel());
     expect(result.ewayBillNumber).toBe('331000123456');
     expect(result.lastResponse).toMatchObject({ status: 200, requestId: 'req_42' });
-    expect(result.lastResponse.headers['content-type']).toBe('application/json');
+    expect(result.lastResponse?.headers['content-type']).toBe('application/json');
     expect(JSON.stringify(result)).toBe(
       '{"success":true,"message":"E-way bill 331000123456 generated","ewayBillNumber":"331000123456"}',
     );

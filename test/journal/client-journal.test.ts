@@ -58,12 +58,18 @@ describe('ServiceClient with a journal', () => {
     const first = await client.createEwayBill('doc-0', validModel());
     expect(first).toMatchObject({ success: true, outcome: 'generated' });
     expect(first.fromJournal).toBeUndefined();
-    expect(first.lastResponse.status).toBe(200);
+    expect(first.lastResponse?.status).toBe(200);
     const record = await journal.get({ baseUrl: server.baseUrl, docHashId: 'doc-0' });
     expect(record).toMatchObject({ status: 'generated', keyHash: journalKeyHash(KEY) });
     expect(JSON.stringify(record)).not.toContain(KEY);
     const again = await client.createEwayBill('doc-0', validModel());
     expect(again).toMatchObject({ success: true, outcome: 'generated', fromJournal: true, message: first.message });
+    // No request, so no answer: lastResponse is said to be undefined (as its type says), not enumerable like the others.
+    expect(Object.getOwnPropertyDescriptor(again, 'lastResponse')).toMatchObject({
+      value: undefined,
+      enumerable: false,
+    });
+    expect(JSON.stringify(again)).toBe(JSON.stringify({ ...again }));
     expect(server.postsOf('doc-0')).toBe(1);
     expect(server.generated.get('doc-0')).toBe(1);
   });
@@ -122,6 +128,10 @@ describe('ServiceClient with a journal', () => {
     expect(server.generated.get('doc-4')).toBe(1);
     const again = await createEwayBillOnce(client, 'doc-4', validModel(), { resendDelayMs: 0 });
     expect(again).toMatchObject({ outcome: 'already-generated', recovered: true, fromJournal: true });
+    expect(Object.getOwnPropertyDescriptor(again, 'lastResponse')).toMatchObject({
+      value: undefined,
+      enumerable: false,
+    });
     expect(server.postsOf('doc-4')).toBe(2);
   });
 

@@ -1,4 +1,11 @@
-import type { EwayBillAddress, EwayBillModel, ServiceClient } from 'invoicing-service-sdk';
+import type {
+  EwayBillAddress,
+  EwayBillModel,
+  EwayBillOnceResult,
+  EwayBillResult,
+  ResponseMeta,
+  ServiceClient,
+} from 'invoicing-service-sdk';
 import type {
   Country,
   State,
@@ -83,21 +90,48 @@ describe('the conditional ship_to_gstin', () => {
 
 describe('the client and schema types', () => {
   it('createEwayBill takes an EwayBillModel and resolves to the success answer', () => {
+    type Meta = {
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly requestId: string | undefined;
+      readonly attempts: number;
+    };
     expectTypeOf<ServiceClient['createEwayBill']>().parameter(1).toEqualTypeOf<EwayBillModel>();
-    expectTypeOf<ReturnType<ServiceClient['createEwayBill']>>().resolves.toEqualTypeOf<{
+    type Result = Awaited<ReturnType<ServiceClient['createEwayBill']>>;
+    type Answered = Exclude<Result, { fromJournal: true }>;
+    type FromJournal = Extract<Result, { fromJournal: true }>;
+    // Two kinds with the same answer fields: answered by the service (with its lastResponse), or by the journal (no
+    // request, no lastResponse).
+    type Fields = {
       readonly success: true;
       readonly message: string;
       readonly ewayBillNumber?: string;
       readonly outcome?: 'generated' | 'already-generated';
-      readonly fromJournal?: true;
       readonly bodyChanged?: true;
-      readonly lastResponse: {
-        readonly status: number;
-        readonly headers: Readonly<Record<string, string>>;
-        readonly requestId: string | undefined;
-        readonly attempts: number;
-      };
+    };
+    expectTypeOf<Omit<Answered, 'fromJournal' | 'lastResponse'>>().toEqualTypeOf<Fields>();
+    expectTypeOf<Omit<FromJournal, 'fromJournal' | 'lastResponse'>>().toEqualTypeOf<Fields>();
+    expectTypeOf<Pick<Answered, 'fromJournal' | 'lastResponse'>>().toEqualTypeOf<{
+      readonly fromJournal?: undefined;
+      readonly lastResponse: Meta;
     }>();
+    expectTypeOf<Pick<FromJournal, 'fromJournal' | 'lastResponse'>>().toEqualTypeOf<{
+      readonly fromJournal: true;
+      readonly lastResponse: undefined;
+    }>();
+  });
+
+  it('a result from the journal has no lastResponse; testing fromJournal narrows to one that has it', () => {
+    const bill = {} as Awaited<ReturnType<ServiceClient['createEwayBill']>>;
+    expectTypeOf(bill.lastResponse).toEqualTypeOf<ResponseMeta | undefined>();
+    expectTypeOf<EwayBillResult>().toEqualTypeOf<typeof bill>();
+    // @ts-expect-error: lastResponse is undefined when the journal answered (fromJournal: true)
+    bill.lastResponse.status;
+    if (bill.fromJournal) expectTypeOf(bill.lastResponse).toBeUndefined();
+    else expectTypeOf(bill.lastResponse.status).toBeNumber();
+    const once = {} as EwayBillOnceResult;
+    // @ts-expect-error: createEwayBillOnce's result may come from the journal too
+    once.lastResponse.status;
   });
 
   it('the schema parses to an EwayBillModel', () => {
