@@ -1,0 +1,252 @@
+// The Redis limiter's priorities attacked as a partner's fleet would (issue 30, item 4): real child processes
+// (test/redis/priority-child.ts) and the test's own limiters share one redis-server. Every check reads what the
+// script decided (its replies, its state on Redis's clock) or waits for an event; none bounds elapsed time.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { createRedisRateLimiter } from 'invoicing-service-sdk/redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QueueTimeoutError } from '../../src/errors/transport-errors.js';
+import { QUEUE_STATUS, type QueueStatus } from '../../src/throttle/queue-options.js';
+import type { ReleaseSlot } from '../../src/throttle/rate-limiter.js';
+import { buildEntry } from '../cli/cli-process.js';
+import { LIBRARIES, type TestClient } from './clients.js';
+import { keyState, redisTime, spyScript } from './grants.js';
+import { startRedis, type TestRedis } from './redis-server.js';
+
+let redis: TestRedis;
+let child: Awaited<ReturnType<typeof buildEntry>>;
+let admin: TestClient;
+const clients: TestClient[] = [];
+const children = new Set<ChildProcess>();
+let keyCount = 0;
+
+beforeAll(async () => {
+  [redis, child] = await Promise.all([startRedis(), buildEntry('priority-child', 'test/redis/priority-child.ts')]);
+  admin = await (LIBRARIES[0] as (typeof LIBRARIES)[number]).connect(redis.port);
+}, 300_000);
+afterAll(async () => {
+  for (const running of children) running.kill('SIGKILL');
+  for (const client of clients) await client.close();
+  await admin?.close();
+  child?.remove();
+  await redis?.stop();
+});
+
+interface Line {
+  readonly event: 'script' | 'granted' | 'rejected' | 'done';
+  readonly op?: string;
+  readonly reply?: number[];
+  readonly code?: string;
+  readonly mayHaveSucceeded?: boolean;
+}
+
+/** Starts priority-child.ts; `next(predicate)` resolves at the first line (printed so far or later) that matches. */
+function startChild(env: Record<string, string>) {
+  const running = spawn(process.execPath, [child.file], {
+    env: { ...process.env, REDIS_PORT: String(redis.port), ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children.add(running);
+  const exited = once(running, 'exit').then(([code, signal]) => {
+    children.delete(running);
+    return { code, signal } as { code: number | null; signal: string | null };
+  });
+  const lines: Line[] = [];
+  const waiting = new Set<{ predicate: (line: Line) => boolean; resolve(line: Line): void }>();
+  let stderr = '';
+  running.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  createInterface({ input: running.stdout as NodeJS.ReadableStream }).on('line', (text) => {
+    const line = JSON.parse(text) as Line;
+    lines.push(line);
+    for (const waiter of waiting) {
+      if (!waiter.predicate(line)) continue;
+      waiting.delete(waiter);
+      waiter.resolve(line);
+    }
+  });
+  const next = (predicate: (line: Line) => boolean) => {
+    const seen = lines.find(predicate);
+    if (seen) return Promise.resolve(seen);
+    return new Promise<Line>((resolve, reject) => {
+      waiting.add({ predicate, resolve });
+      void exited.then(({ code, signal }) =>
+        reject(new Error(`the child exited (${code ?? signal}) before the line awaited:\n${stderr}`)),
+      );
+    });
+  };
+  /** With HOLD=1: lets the child release its grant. */
+  const release = () => running.stdin?.write('release\n');
+  return { process: running, lines, next, exited, release };
+}
+
+/** A limiter of this test on its own connection (as another process has), its script calls recorded. */
+async function limiterOf(options: object = {}) {
+  const client = await (LIBRARIES[0] as (typeof LIBRARIES)[number]).connect(redis.port);
+  clients.push(client);
+  const spy = spyScript(client.redis);
+  const limiter = createRedisRateLimiter({ redis: spy.redis, ...options });
+  const status = async (keyId: string) =>
+    (
+      (await (limiter as unknown as { [QUEUE_STATUS](ids: string[]): Promise<QueueStatus[]> })[QUEUE_STATUS]([
+        keyId,
+      ])) as QueueStatus[]
+    )[0] as QueueStatus;
+  return { limiter, spy, status };
+}
+
+interface State {
+  q?: { id: string; d: number; pr?: number }[] | Record<string, never>;
+  pw?: Record<string, { h: number; n: number; l: number; d: number }> | unknown[];
+  fl?: Record<string, { s: number }> | unknown[];
+  ls?: number;
+}
+const waitersOf = (state: State) => (Array.isArray(state.q) ? state.q : []);
+const countsOf = (state: State) => (Array.isArray(state.pw) ? {} : (state.pw ?? {}));
+
+/** Resolves once Redis's clock (TIME) is past `at` (Redis ms): checked every 50 ms, at most 400 times. */
+async function redisClockPast(at: number): Promise<void> {
+  for (let i = 0; i < 400 && (await redisTime(admin)) <= at; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(await redisTime(admin)).toBeGreaterThan(at);
+}
+
+describe('a process killed with SIGKILL while its high calls wait (the lease)', () => {
+  it("leaves no waiter behind past its lease: the next process's first ask after it is granted", async () => {
+    const keyId = `attack-kill-${keyCount++}`;
+    const holder = await limiterOf();
+    // The key is taken: the child's first high call has to wait in Redis, its other four in the child.
+    const first = (await holder.limiter.acquire(keyId)) as ReleaseSlot;
+    first.sent?.();
+    const dying = startChild({ KEY_ID: keyId, COUNT: '5', PRIORITY: 'high' });
+    await dying.next((line) => line.op === 'acquire' && line.reply?.[0] === 0);
+    dying.process.kill('SIGKILL');
+    expect((await dying.exited).signal).toBe('SIGKILL');
+    first();
+
+    const left = (await keyState(admin, keyId)) as State;
+    const [dead] = waitersOf(left);
+    expect(waitersOf(left)).toHaveLength(1);
+    expect(dead?.pr).toBe(0);
+    // Each process publishes its own waiting calls per priority: the holder's none, the child's four.
+    const [deadId, deadCounts] = Object.entries(countsOf(left)).find(([, counts]) => counts.h > 0) ?? [];
+    expect(deadCounts).toMatchObject({ h: 4, n: 0, l: 0 });
+
+    // Within the lease the dead calls still count: another process sees them, and its deadline counts them.
+    const survivor = await limiterOf();
+    expect((await survivor.status(keyId)).waiting).toEqual({ high: 5, normal: 0, low: 0 });
+    const early = await survivor.limiter
+      .acquire(keyId, undefined, { priority: 'normal', deadline: Date.now() + 3000, maxQueueWait: 3000 })
+      .catch((error: unknown) => error);
+    expect(early).toBeInstanceOf(QueueTimeoutError);
+
+    // The lease: the dead waiter's entry and its process's counts lapse at their `d` (Redis ms). Past it, a call of
+    // the survivor finds the key free at its first ask, and the key's state holds nothing of the dead process.
+    const lease = Math.max(dead?.d ?? 0, deadCounts?.d ?? 0);
+    await redisClockPast(lease);
+    expect((await survivor.status(keyId)).waiting).toEqual({ high: 0, normal: 0, low: 0 });
+    const asks = survivor.spy.calls.length;
+    const release = (await survivor.limiter.acquire(keyId, undefined, {
+      priority: 'low',
+      deadline: Date.now() + 3000,
+      maxQueueWait: 3000,
+    })) as ReleaseSlot;
+    const after = survivor.spy.calls.slice(asks).filter((call) => call.op === 'acquire');
+    expect(after.map((call) => call.reply?.[0])).toEqual([1]);
+    release.sent?.();
+    release();
+    const state = (await keyState(admin, keyId)) as State;
+    expect(waitersOf(state)).toEqual([]);
+    expect(Object.keys(countsOf(state))).not.toContain(deadId);
+  }, 60_000);
+});
+
+describe('a Redis that stalls (CLIENT PAUSE) longer than the limiter waits for it', () => {
+  it("with onUnavailable 'fail': the waiting calls reject, nothing is left behind, the key's next call goes at once", async () => {
+    const keyId = `attack-pause-${keyCount++}`;
+    const holder = await limiterOf();
+    const [a, b] = [
+      await limiterOf({ timeout: 300, onUnavailable: 'fail' }),
+      await limiterOf({ timeout: 300, onUnavailable: 'fail' }),
+    ];
+    const first = (await holder.limiter.acquire(keyId)) as ReleaseSlot;
+    first.sent?.();
+    // A low call of one process and a high call of another wait in Redis for their turn.
+    const low = b.limiter
+      .acquire(keyId, undefined, { priority: 'low', deadline: Date.now() + 10_000, maxQueueWait: 10_000 })
+      .catch((error: unknown) => error);
+    await b.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
+    const high = a.limiter.acquire(keyId, undefined, { priority: 'high' }).catch((error: unknown) => error);
+    await a.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
+    first();
+    // Redis stops answering for longer than their timeout, while both are due to ask again.
+    await admin.command(['CLIENT', 'PAUSE', '1500', 'ALL']);
+    const [lowError, highError] = await Promise.all([low, high]);
+    for (const error of [lowError, highError]) {
+      expect(error).toMatchObject({ code: 'RATE_LIMITER_UNAVAILABLE', mayHaveSucceeded: false });
+    }
+    // Their asks ran when Redis answered again, each followed by its cancel on the same connection.
+    await Promise.all([a, b].map(({ spy }) => spy.next((call) => call.op === 'cancel' && call.reply !== undefined)));
+    const state = (await keyState(admin, keyId)) as State;
+    expect(waitersOf(state)).toEqual([]);
+    // A grant an abandoned ask may have made was given back: no start is held for a call that never went.
+    expect(Object.keys(Array.isArray(state.fl) ? {} : (state.fl ?? {}))).toEqual([]);
+    const next = await limiterOf();
+    const release = (await next.limiter.acquire(keyId)) as ReleaseSlot;
+    expect(next.spy.calls.map((call) => [call.op, ...(call.reply ?? [])])).toEqual([['acquire', 1, 0]]);
+    release();
+  }, 60_000);
+});
+
+describe("a process whose clock is an hour off Redis's (the script decides on Redis TIME)", () => {
+  it.each([
+    ['ahead', 3_600_000],
+    ['behind', -3_600_000],
+  ])(
+    '%s: its deadline and its place in line are decided as for any other process',
+    async (_, skew) => {
+      const keyId = `attack-clock-${keyCount++}`;
+      // Every limiter waits for answers, so the key stays taken until the test releases it: the order of the grants
+      // depends on the script alone, not on how fast the children start.
+      const options = { waitForAnswer: true, answerWaitLimit: 30_000 };
+      const env = { KEY_ID: keyId, COUNT: '1', SKEW_MS: String(skew), WAIT_FOR_ANSWER: '1' };
+      const holder = await limiterOf(options);
+      const queued = await limiterOf(options);
+      const first = (await holder.limiter.acquire(keyId)) as ReleaseSlot;
+      first.sent?.();
+      // Ten normal calls of another process wait: one in Redis, nine in that process.
+      const stop = new AbortController();
+      const normals = Array.from({ length: 10 }, () =>
+        queued.limiter.acquire(keyId, stop.signal, { priority: 'normal' }).catch(() => undefined),
+      );
+      await queued.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
+      try {
+        // Behind them, a normal call with maxQueueWait 2000 is rejected at its first ask.
+        const late = startChild({ ...env, PRIORITY: 'normal', MAX_QUEUE_WAIT: '2000' });
+        await late.next((line) => line.event === 'done');
+        expect(late.lines.filter((line) => line.event !== 'script')).toEqual([
+          { event: 'rejected', call: 0, code: 'QUEUE_TIMEOUT', mayHaveSucceeded: false },
+          { event: 'done' },
+        ]);
+        expect(late.lines.filter((line) => line.op === 'acquire').map((line) => line.reply?.[0])).toEqual([2]);
+        // A high call is ahead of them: it waits within its 5000 ms and is granted before any of them.
+        const urgent = startChild({ ...env, PRIORITY: 'high', MAX_QUEUE_WAIT: '5000', HOLD: '1' });
+        await urgent.next((line) => line.op === 'acquire' && line.reply?.[0] === 0);
+        first();
+        await urgent.next((line) => line.event === 'granted');
+        // It holds its grant (the key is taken until it answers): no call of the queued process was granted before it.
+        expect(queued.spy.calls.filter((call) => call.op === 'acquire' && call.reply?.[0] === 1)).toEqual([]);
+        urgent.release();
+        await urgent.next((line) => line.event === 'done');
+        expect(urgent.lines.filter((line) => line.event === 'rejected')).toEqual([]);
+      } finally {
+        stop.abort();
+        await Promise.all(normals);
+      }
+    },
+    60_000,
+  );
+});
