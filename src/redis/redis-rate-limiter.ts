@@ -216,6 +216,33 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       String(counts.low),
     ];
   };
+  // This process's calls waiting at Redis (their in-process turn taken, their grant not yet), per budget and rank.
+  const waitingAtRedis = new Map<string, [number, number, number]>();
+  function atRedis(keyIds: readonly string[], rank: number, change: 1 | -1): void {
+    for (const keyId of keyIds) {
+      const counts = waitingAtRedis.get(keyId) ?? [0, 0, 0];
+      counts[rank] = (counts[rank] ?? 0) + change;
+      if (counts.every((n) => n === 0)) waitingAtRedis.delete(keyId);
+      else waitingAtRedis.set(keyId, counts);
+    }
+  }
+  /**
+   * Whether a call of `rank` goes to Redis at once, without its in-process turn: for each of its budgets, this process
+   * has a less urgent call waiting (in its in-process line, or at Redis holding the in-process turn) and none as
+   * urgent. In line behind its own process's less urgent call, it would reach Redis only at the key's next free start,
+   * which Redis grants (up to `lookahead` in advance) to a waiter already there: another process's less urgent call.
+   * Redis spaces every start, so going at once costs one more script call and no spacing; a process whose calls
+   * share one priority never does it.
+   */
+  function overtakes(keyIds: readonly string[], rank: number): boolean {
+    return keyIds.every((keyId) => {
+      const here = local[WAITING_COUNTS](keyId);
+      const there = waitingAtRedis.get(keyId) ?? [0, 0, 0];
+      const counts = [here.high + there[0], here.normal + there[1], here.low + there[2]];
+      return counts.slice(0, rank + 1).every((n) => n === 0) && counts.slice(rank + 1).some((n) => n > 0);
+    });
+  }
+
   // Fire and forget: a failure only leaves an entry that expires by itself.
   const notify = (key: string, op: Op, ticket: string) => void call(key, op, ticket).catch(() => {});
 
@@ -360,8 +387,13 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     checkPolicy();
     const order = budgetOrder(keyIds);
     const options = queuedOnce(acquireOptions);
-    const localRelease = await localSlots(local[ACQUIRE_HELD], order, signal, options);
+    const rank = rankOf(options?.priority ?? 'normal');
+    // A call more urgent than every call of this process waiting for the key goes to Redis at once (see `overtakes`).
+    let localRelease = overtakes(order, rank)
+      ? undefined
+      : await localSlots(local[ACQUIRE_HELD], order, signal, options);
     if (resolved.onUnavailable === 'local' && performance.now() < downUntil) {
+      localRelease ??= await localSlots(local[ACQUIRE_HELD], order, signal, options);
       return fallback(order, signal, localRelease) as Promise<ReleaseSlot>;
     }
     const held: Held[] = order.map((keyId) => ({
@@ -372,6 +404,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     }));
     // The call's deadline ends the wait at Redis too (plus margin, the tolerance of a grant's own timer).
     const waiting = untilDeadline(signal, options, margin);
+    atRedis(order, rank, 1);
+    let leftRedis = false;
     try {
       await reserveAll(held, waiting.signal, options);
       return joinSlots([localRelease, ...held.map(slot)]) as ReleaseSlot;
@@ -407,9 +441,14 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
         );
       }
       markDown(error);
+      atRedis(order, rank, -1);
+      leftRedis = true;
+      // An overtaking call takes its in-process turn too before it goes on this process's own limit.
+      localRelease ??= await localSlots(local[ACQUIRE_HELD], order, signal, options);
       return fallback(order, signal, localRelease) as Promise<ReleaseSlot>;
     } finally {
       waiting.dispose();
+      if (!leftRedis) atRedis(order, rank, -1);
     }
   }
 

@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { createRedisRateLimiter } from 'invoicing-service-sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueueTimeoutError } from '../../src/errors/transport-errors.js';
-import { QUEUE_STATUS, type QueueStatus } from '../../src/throttle/queue-options.js';
+import { QUEUE_STATUS, type QueuedInfo, type QueueStatus } from '../../src/throttle/queue-options.js';
 import type { ReleaseSlot } from '../../src/throttle/rate-limiter.js';
 import { buildEntry } from '../cli/cli-process.js';
 import { LIBRARIES, type TestClient } from './clients.js';
@@ -245,6 +245,54 @@ describe("a process whose clock is an hour off Redis's (the script decides on Re
       } finally {
         stop.abort();
         await Promise.all(normals);
+      }
+    },
+    60_000,
+  );
+});
+
+describe("a high call of a process whose own low calls wait (found by bench:redis-scale's priority scenario)", () => {
+  it.each([
+    ['its low call waits at Redis', 1],
+    ['one low call waits at Redis and another in the process', 2],
+  ])(
+    '%s: the high call takes its place at Redis at once, ahead of every low call',
+    async (_, lows) => {
+      const keyId = `attack-overtake-${keyCount++}`;
+      // A long interval: the process's own spacing would keep the high call from Redis for a minute. Redis's next free
+      // start is as far: the order of the line is all that can be checked, and is.
+      const options = { interval: 60_000 };
+      const [holder, a, b] = [await limiterOf(options), await limiterOf(options), await limiterOf(options)];
+      const stop = new AbortController();
+      const pending: Promise<unknown>[] = [];
+      try {
+        const first = (await holder.limiter.acquire(keyId)) as ReleaseSlot;
+        first.sent?.();
+        for (let i = 0; i < lows; i++) {
+          pending.push(a.limiter.acquire(keyId, stop.signal, { priority: 'low' }).catch(() => undefined));
+        }
+        await a.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
+        pending.push(b.limiter.acquire(keyId, stop.signal, { priority: 'low' }).catch(() => undefined));
+        await b.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
+        // Before the fix the high call waited in its process for the interval after its own low call's turn, and
+        // reached Redis when the next start had been granted to the other process's low call.
+        const queued = new Promise<QueuedInfo>((resolve) => {
+          pending.push(
+            a.limiter.acquire(keyId, stop.signal, { priority: 'high', onQueued: resolve }).catch(() => undefined),
+          );
+        });
+        const info = await queued;
+        expect(info.position).toBe(0);
+        const line = waitersOf((await keyState(admin, keyId)) as State);
+        expect(line.map((waiter) => waiter.pr)).toEqual([2, 2, 0]);
+        const [high] = a.spy.calls.filter((call) => call.op === 'acquire').slice(-1);
+        // [0 (ask again), µs, expected start µs, place]: first in line.
+        const reply = high?.reply as number[] | undefined;
+        expect(reply?.[0]).toBe(0);
+        expect(reply?.[3]).toBe(0);
+      } finally {
+        stop.abort();
+        await Promise.all(pending);
       }
     },
     60_000,
