@@ -173,14 +173,17 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
           answerWaitLimit,
         }) as Local)
       : undefined;
+  // The call's priority and deadline hold there too: a call that cannot start on the widened spacing within its
+  // maxQueueWait rejects with a QueueTimeoutError, as it would at Redis.
   const fallback = async (
     keyIds: readonly string[],
     signal: AbortSignal | undefined,
     localRelease: ReleaseSlot | undefined,
+    options: AcquireOptions | undefined,
   ) => {
     if (!wide) return localRelease;
     try {
-      return joinSlots([localRelease, await localSlots(wide[ACQUIRE_HELD], keyIds, signal)]);
+      return joinSlots([localRelease, await localSlots(wide[ACQUIRE_HELD], keyIds, signal, options)]);
     } catch (error) {
       localRelease?.({ unused: true });
       throw error;
@@ -394,7 +397,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       : await localSlots(local[ACQUIRE_HELD], order, signal, options);
     if (resolved.onUnavailable === 'local' && performance.now() < downUntil) {
       localRelease ??= await localSlots(local[ACQUIRE_HELD], order, signal, options);
-      return fallback(order, signal, localRelease) as Promise<ReleaseSlot>;
+      return fallback(order, signal, localRelease, options) as Promise<ReleaseSlot>;
     }
     const held: Held[] = order.map((keyId) => ({
       keyId,
@@ -445,7 +448,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       leftRedis = true;
       // An overtaking call takes its in-process turn too before it goes on this process's own limit.
       localRelease ??= await localSlots(local[ACQUIRE_HELD], order, signal, options);
-      return fallback(order, signal, localRelease) as Promise<ReleaseSlot>;
+      return fallback(order, signal, localRelease, options) as Promise<ReleaseSlot>;
     } finally {
       waiting.dispose();
       if (!leftRedis) atRedis(order, rank, -1);

@@ -12,7 +12,7 @@ import type { ReleaseSlot } from '../../src/throttle/rate-limiter.js';
 import { buildEntry } from '../cli/cli-process.js';
 import { LIBRARIES, type TestClient } from './clients.js';
 import { keyState, redisTime, spyScript } from './grants.js';
-import { startRedis, type TestRedis } from './redis-server.js';
+import { startHungServer, startRedis, type TestRedis } from './redis-server.js';
 
 let redis: TestRedis;
 let child: Awaited<ReturnType<typeof buildEntry>>;
@@ -297,4 +297,40 @@ describe("a high call of a process whose own low calls wait (found by bench:redi
     },
     60_000,
   );
+});
+
+describe("Redis away, onUnavailable 'local' with processes (found by bench:redis-scale on an overloaded machine)", () => {
+  it("a call's maxQueueWait holds on the widened in-process limit too", async () => {
+    const hung = await startHungServer();
+    const client = await (LIBRARIES[0] as (typeof LIBRARIES)[number]).connect(hung.port, false);
+    const keyId = `attack-fallback-${keyCount++}`;
+    try {
+      // Redis never answers: each process spaces the key interval × processes = 4 s apart on its own.
+      const limiter = createRedisRateLimiter({
+        redis: client.redis,
+        timeout: 100,
+        processes: 4,
+        logger: { warn: () => {} },
+      });
+      const first = (await limiter.acquire(keyId)) as ReleaseSlot;
+      first.sent?.();
+      first();
+      // Its next start on its own is 4 s away: a call that may wait 2000 ms is rejected, having used no slot. Before
+      // the fix the widened limit was asked without the call's deadline, and granted it after 4 s.
+      const error = await limiter
+        .acquire(keyId, undefined, { priority: 'high', deadline: Date.now() + 2000, maxQueueWait: 2000 })
+        .then(
+          (release) => {
+            (release as ReleaseSlot)();
+            return undefined;
+          },
+          (caught: unknown) => caught,
+        );
+      expect(error).toBeInstanceOf(QueueTimeoutError);
+      expect(error).toMatchObject({ code: 'QUEUE_TIMEOUT', mayHaveSucceeded: false, maxQueueWait: 2000 });
+    } finally {
+      await client.close();
+      await hung.close();
+    }
+  }, 60_000);
 });
