@@ -50,6 +50,8 @@ interface Held {
   readonly key: string;
   readonly ticket: string;
   grant: Grant | undefined;
+  /** The script took it out of the line and granted it nothing (answer `2`): there is nothing to cancel. */
+  left?: boolean;
 }
 
 /** How many times in a row a late grant is confirmed when each confirmation's answer itself comes late. */
@@ -271,16 +273,20 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   }
 
   async function reserve(
-    { key, keyId, ticket }: Held,
+    entry: Held,
     signal: AbortSignal | undefined,
     options: AcquireOptions | undefined,
   ): Promise<Grant> {
+    const { key, keyId, ticket } = entry;
     for (;;) {
       const asked = performance.now();
       const reply = parseReply(await raceAbort(call(key, 'acquire', ticket, askArgs(keyId, options)), signal));
       markUp();
       // Its start with every waiter ahead staying is past the deadline: it has left the line; nothing was sent.
-      if (reply.verdict === 2) throw queueTimeout(options ?? {}, Math.round(Date.now() + reply.waitMs));
+      if (reply.verdict === 2) {
+        entry.left = true;
+        throw queueTimeout(options ?? {}, Math.round(Date.now() + reply.waitMs));
+      }
       if (reply.verdict === 0 && reply.expectedMs !== undefined && options?.onQueued) {
         const info = {
           priority: options.priority ?? 'normal',
@@ -415,7 +421,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     } catch (error) {
       // Whatever it held is given back, every budget's grant and place in line. A call abandoned at its deadline may
       // still run later: the cancel, queued behind it on the same connection, undoes it.
-      for (const { key, ticket } of held) notify(key, 'cancel', ticket);
+      for (const { key, ticket, left } of held) if (!left) notify(key, 'cancel', ticket);
       if (signal?.aborted) {
         localRelease?.({ unused: true });
         throw signal.reason;

@@ -334,3 +334,29 @@ describe("Redis away, onUnavailable 'local' with processes (found by bench:redis
     }
   }, 60_000);
 });
+
+describe('a call rejected at Redis for its maxQueueWait (answer 2)', () => {
+  it('costs one script call: the script already took it out of the line, so no cancel follows', async () => {
+    const keyId = `attack-reject-${keyCount++}`;
+    const [holder, queued, late] = [await limiterOf(), await limiterOf(), await limiterOf()];
+    const stop = new AbortController();
+    const first = (await holder.limiter.acquire(keyId)) as ReleaseSlot;
+    first.sent?.();
+    const normals = Array.from({ length: 5 }, () =>
+      queued.limiter.acquire(keyId, stop.signal, { priority: 'normal' }).catch(() => undefined),
+    );
+    try {
+      await queued.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
+      const error = await late.limiter
+        .acquire(keyId, undefined, { priority: 'low', deadline: Date.now() + 2000, maxQueueWait: 2000 })
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'QUEUE_TIMEOUT', mayHaveSucceeded: false });
+      // Before: ['acquire', 'cancel'], one Redis script run in two wasted on every call rejected at once.
+      expect(late.spy.calls.map((call) => [call.op, call.reply?.[0]])).toEqual([['acquire', 2]]);
+      expect(waitersOf((await keyState(admin, keyId)) as State)).toHaveLength(1);
+    } finally {
+      stop.abort();
+      await Promise.all(normals);
+    }
+  }, 60_000);
+});
