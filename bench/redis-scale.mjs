@@ -19,9 +19,9 @@
 //
 // Run: npm run bench:redis-scale   (builds first; needs redis-server and redis-cli; not part of npm test)
 // Env: PROCS (16), KEYS (1000), DURATION (25 s), WARMUP (5 s), RAMP (2 s: the keys' first calls spread over it),
-//      SERVICE_MS (0), ONLY (which scenarios: single,single-priority by default, about 80 s; `all` for single,
-//      cluster,single-answer,cluster-answer,single-priority,cluster-priority, about 4 minutes), EVERY (5000 ms: the
-//      interactive calls' period per key), MAX_QUEUE_WAIT (3000 ms), COLD=1 (the script not
+//      SERVICE_MS (0), ONLY (which scenarios: single,single-priority by default, 2.5 minutes with the build at load
+//      18-23 on 2 cores; `all` for single,cluster,single-answer,cluster-answer,single-priority,cluster-priority), EVERY
+//      (5000 ms: the interactive calls' period per key), MAX_QUEUE_WAIT (3000 ms), COLD=1 (the script not
 //      loaded before 'go'), PIPELINING=1 (ioredis enableAutoPipelining), PROFILE=<dir> (a CPU profile of one worker),
 //      DEBUG_SCALE=1 (progress on stderr)
 import { fork, spawn, spawnSync } from 'node:child_process';
