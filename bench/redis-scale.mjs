@@ -534,7 +534,7 @@ function priorityRows(label, reports, sendsOf) {
     row(
       label("'high' calls: other starts of the key before it"),
       `0: ${count((n) => n === 0)}, 1: ${count((n) => n === 1)}, 2+: ${count((n) => n >= 2)}; max ${between.at(-1) ?? 0}`,
-      "1 when a grant was already decided, or its process's own head waited in Redis",
+      'Redis had already granted the next start (up to lookahead ahead), or a fall-back',
     ),
   ];
   for (const kind of ['normal-deadline', 'low-deadline']) {

@@ -232,19 +232,21 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     }
   }
   /**
-   * Whether a call of `rank` goes to Redis at once, without its in-process turn: for each of its budgets, this process
-   * has a less urgent call waiting (in its in-process line, or at Redis holding the in-process turn) and none as
-   * urgent. In line behind its own process's less urgent call, it would reach Redis only at the key's next free start,
-   * which Redis grants (up to `lookahead` in advance) to a waiter already there: another process's less urgent call.
-   * Redis spaces every start, so going at once costs one more script call and no spacing; a process whose calls
-   * share one priority never does it.
+   * Whether a call of `rank` goes to Redis at once, without its in-process turn: no call of this process as urgent
+   * waits for the key (in its in-process line, or at Redis holding the in-process turn), and either a less urgent one
+   * does or the call is `'high'`. In its in-process line it would reach Redis only when this process's spacing allows,
+   * at the key's next free start at the earliest, which Redis grants (up to `lookahead` in advance) to a waiter
+   * already there: another process's less urgent call. Redis spaces every start, so going at once costs one more
+   * script call and no spacing; a process whose calls share one priority below `'high'` never does it.
    */
   function overtakes(keyIds: readonly string[], rank: number): boolean {
     return keyIds.every((keyId) => {
       const here = local[WAITING_COUNTS](keyId);
       const there = waitingAtRedis.get(keyId) ?? [0, 0, 0];
       const counts = [here.high + there[0], here.normal + there[1], here.low + there[2]];
-      return counts.slice(0, rank + 1).every((n) => n === 0) && counts.slice(rank + 1).some((n) => n > 0);
+      return (
+        counts.slice(0, rank + 1).every((n) => n === 0) && (rank === 0 || counts.slice(rank + 1).some((n) => n > 0))
+      );
     });
   }
 

@@ -122,18 +122,20 @@ describe('a process killed with SIGKILL while its high calls wait (the lease)', 
     const first = (await holder.limiter.acquire(keyId)) as ReleaseSlot;
     first.sent?.();
     const dying = startChild({ KEY_ID: keyId, COUNT: '5', PRIORITY: 'high' });
-    await dying.next((line) => line.op === 'acquire' && line.reply?.[0] === 0);
+    // Two of its calls wait at Redis (the first went at once, the second took the child's idle in-process turn); the
+    // other three wait in the child, which published them with its second ask.
+    const waitingAsks = () => dying.lines.filter((line) => line.op === 'acquire' && line.reply?.[0] === 0).length;
+    await dying.next(() => waitingAsks() >= 2);
     dying.process.kill('SIGKILL');
     expect((await dying.exited).signal).toBe('SIGKILL');
     first();
 
     const left = (await keyState(admin, keyId)) as State;
-    const [dead] = waitersOf(left);
-    expect(waitersOf(left)).toHaveLength(1);
-    expect(dead?.pr).toBe(0);
-    // Each process publishes its own waiting calls per priority: the holder's none, the child's four.
+    const dead = waitersOf(left);
+    expect(dead.map((waiter) => waiter.pr)).toEqual([0, 0]);
+    // Each process publishes its own waiting calls per priority: the holder's none, the child's three.
     const [deadId, deadCounts] = Object.entries(countsOf(left)).find(([, counts]) => counts.h > 0) ?? [];
-    expect(deadCounts).toMatchObject({ h: 4, n: 0, l: 0 });
+    expect(deadCounts).toMatchObject({ h: 3, n: 0, l: 0 });
 
     // Within the lease the dead calls still count: another process sees them, and its deadline counts them.
     const survivor = await limiterOf();
@@ -145,7 +147,7 @@ describe('a process killed with SIGKILL while its high calls wait (the lease)', 
 
     // The lease: the dead waiter's entry and its process's counts lapse at their `d` (Redis ms). Past it, a call of
     // the survivor finds the key free at its first ask, and the key's state holds nothing of the dead process.
-    const lease = Math.max(dead?.d ?? 0, deadCounts?.d ?? 0);
+    const lease = Math.max(...dead.map((waiter) => waiter.d), deadCounts?.d ?? 0);
     await redisClockPast(lease);
     expect((await survivor.status(keyId)).waiting).toEqual({ high: 0, normal: 0, low: 0 });
     const asks = survivor.spy.calls.length;
@@ -357,6 +359,81 @@ describe('a call rejected at Redis for its maxQueueWait (answer 2)', () => {
     } finally {
       stop.abort();
       await Promise.all(normals);
+    }
+  }, 60_000);
+});
+
+describe('a steady stream of high calls from the process whose own low call waits (the overtaking call)', () => {
+  it.each([
+    ['the same process', true],
+    ['another process', false],
+  ])(
+    'from %s: the low call is granted within 10 slots',
+    async (_, same) => {
+      const keyId = `attack-stream-${keyCount++}`;
+      // A short interval: the stream's slots take a second, not ten.
+      const options = { interval: 100, margin: 5 };
+      const [holder, a, b] = [await limiterOf(options), await limiterOf(options), await limiterOf(options)];
+      const streaming = same ? a : b;
+      const granted: string[] = [];
+      const first = (await holder.limiter.acquire(keyId)) as ReleaseSlot;
+      first.sent?.();
+      const low = a.limiter.acquire(keyId, undefined, { priority: 'low' }).then((slot) => {
+        granted.push('low');
+        (slot as ReleaseSlot).sent?.();
+        (slot as ReleaseSlot)();
+      });
+      await a.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
+      // One high call waits at every moment: each grant makes the next one, until the low call is granted (at most 30).
+      const stream: Promise<void>[] = [];
+      const next = (): void => {
+        if (granted.includes('low') || stream.length >= 30) return;
+        stream.push(
+          streaming.limiter.acquire(keyId, undefined, { priority: 'high' }).then((slot) => {
+            granted.push('high');
+            next();
+            (slot as ReleaseSlot).sent?.();
+            (slot as ReleaseSlot)();
+          }),
+        );
+      };
+      next();
+      await low;
+      await Promise.all(stream);
+      // After 9 grants in a row passed over it, the 10th is the low call's.
+      expect(granted.indexOf('low')).toBeLessThanOrEqual(9);
+      expect(granted.slice(0, granted.indexOf('low')).every((name) => name === 'high')).toBe(true);
+    },
+    60_000,
+  );
+});
+
+describe('a high call of a process that has just sent on the key', () => {
+  it("takes its place at Redis at once, ahead of another process's low call", async () => {
+    const keyId = `attack-just-sent-${keyCount++}`;
+    // A long interval: this process's own spacing would keep the high call from Redis for a minute.
+    const options = { interval: 60_000 };
+    const [a, b] = [await limiterOf(options), await limiterOf(options)];
+    const stop = new AbortController();
+    const pending: Promise<unknown>[] = [];
+    try {
+      const sent = (await b.limiter.acquire(keyId)) as ReleaseSlot;
+      sent.sent?.();
+      sent();
+      pending.push(a.limiter.acquire(keyId, stop.signal, { priority: 'low' }).catch(() => undefined));
+      await a.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
+      // Before the fix the high call waited in its process for the interval after its own request, and reached Redis
+      // when the key's next start had been granted to the other process's low call.
+      const info = await new Promise<QueuedInfo>((resolve) => {
+        pending.push(
+          b.limiter.acquire(keyId, stop.signal, { priority: 'high', onQueued: resolve }).catch(() => undefined),
+        );
+      });
+      expect(info.position).toBe(0);
+      expect(waitersOf((await keyState(admin, keyId)) as State).map((waiter) => waiter.pr)).toEqual([2, 0]);
+    } finally {
+      stop.abort();
+      await Promise.all(pending);
     }
   }, 60_000);
 });
