@@ -555,7 +555,9 @@ function priorityRows(label, reports, sendsOf) {
       row(
         label(`'${priority}' + maxQueueWait: started past it`),
         String(over.length),
-        'made → handed to node:http > maxQueueWait',
+        // Time in acquire() tells the limiter from the machine: past maxQueueWait + margin there, the limiter granted
+        // late; within it, the process was late between the grant and the write.
+        `made → handed to node:http > maxQueueWait; time in acquire() of the started p50 / p99 / max: ${stats(waitsOf(kind))}`,
         '0',
         over.length === 0,
       ),
