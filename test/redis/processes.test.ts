@@ -60,6 +60,37 @@ describe('createRedisRateLimiter across three real processes', () => {
   }, 120_000);
 });
 
+describe('createRedisRateLimiter across three real processes with priorities (issue 30)', () => {
+  it('a low, a normal and a high process on one key: no two requests start less than 1000 ms apart', async () => {
+    const server = await startCountingServer();
+    const apiKey = freshKey('redis-priorities');
+    try {
+      // Each process sends its calls one after the other, so the high one's next call is made just after its own
+      // request left: it goes to Redis at once (ahead of the low process's waiting call), Redis still spacing it.
+      const runs = await Promise.all(
+        [
+          ['low', '4'],
+          ['normal', '3'],
+          ['high', '3'],
+        ].map(([priority, count]) =>
+          runChild({
+            BASE_URL: server.baseUrl,
+            API_KEY: apiKey,
+            COUNT: count as string,
+            NAME: priority as string,
+            PRIORITY: priority as string,
+          }),
+        ),
+      );
+      expect(runs.map((sends) => sends.length)).toEqual([4, 3, 3]);
+      expect(server.arrivals).toHaveLength(10);
+      expectSpacedSends(runs.flat(), server, 1000);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
+
 describe('one key, one budget across two real processes (issue 28, item 1)', () => {
   it.each([
     ['one names a rateLimitKey and one names none', 'company-42', ''],
