@@ -54,6 +54,9 @@ interface Held {
   left?: boolean;
 }
 
+/** How many calls of `counts` (per rank, most urgent first) are of rank `rank` or more urgent. */
+const upTo = (counts: readonly number[], rank: number) => counts.slice(0, rank + 1).reduce((sum, n) => sum + n, 0);
+
 /** How many times in a row a late grant is confirmed when each confirmation's answer itself comes late. */
 const MAX_CONFIRMATIONS = 3;
 
@@ -223,6 +226,11 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   };
   // This process's calls waiting at Redis (their in-process turn taken, their grant not yet), per budget and rank.
   const waitingAtRedis = new Map<string, [number, number, number]>();
+  /** This process's calls waiting for a budget, per rank: in its in-process line, and at Redis. */
+  const ownCalls = (keyId: string) => {
+    const { high, normal, low } = local[WAITING_COUNTS](keyId);
+    return { waiting: [high, normal, low], atRedis: waitingAtRedis.get(keyId) ?? [0, 0, 0] };
+  };
   function atRedis(keyIds: readonly string[], rank: number, change: 1 | -1): void {
     for (const keyId of keyIds) {
       const counts = waitingAtRedis.get(keyId) ?? [0, 0, 0];
@@ -241,13 +249,35 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
    */
   function overtakes(keyIds: readonly string[], rank: number): boolean {
     return keyIds.every((keyId) => {
-      const here = local[WAITING_COUNTS](keyId);
-      const there = waitingAtRedis.get(keyId) ?? [0, 0, 0];
-      const counts = [here.high + there[0], here.normal + there[1], here.low + there[2]];
-      return (
-        counts.slice(0, rank + 1).every((n) => n === 0) && (rank === 0 || counts.slice(rank + 1).some((n) => n > 0))
-      );
+      const { waiting, atRedis } = ownCalls(keyId);
+      const counts = waiting.map((n, r) => n + (atRedis[r] ?? 0));
+      return upTo(counts, rank) === 0 && (rank === 0 || counts.slice(rank + 1).some((n) => n > 0));
     });
+  }
+
+  /**
+   * For a call that will wait behind its own process's calls before Redis sees it (so its deadline would be checked
+   * against the other processes' waiters only when it asks): its start if no call ahead of it left, at the earliest,
+   * from Redis's line (`status`, which writes nothing): the key's next start, then one `interval + margin` for each
+   * waiter in Redis's line and each call of this process's line at least as urgent. `undefined` when it will not wait
+   * behind its own process's calls, or Redis does not answer (its first ask decides then).
+   */
+  async function earliestStartAt(keyIds: readonly string[], rank: number): Promise<number | undefined> {
+    const mine = keyIds.map(ownCalls);
+    if (mine.every(({ waiting, atRedis }) => upTo(waiting, rank) + upTo(atRedis, rank) === 0)) return undefined;
+    try {
+      const starts = await Promise.all(
+        keyIds.map(async (keyId, index) => {
+          const key = resolved.prefix + createHash('sha256').update(keyId).digest('hex');
+          const [, , , micros = 0, ...inLine] = ((await call(key, 'status', '')) as unknown[]).map(Number);
+          const before = upTo(inLine, rank) + upTo(mine[index]?.waiting ?? [], rank);
+          return Date.now() + micros / 1000 + before * (interval + margin);
+        }),
+      );
+      return Math.max(...starts);
+    } catch {
+      return undefined;
+    }
   }
 
   // Fire and forget: a failure only leaves an entry that expires by itself.
@@ -400,9 +430,12 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     const options = queuedOnce(acquireOptions);
     const rank = rankOf(options?.priority ?? 'normal');
     // A call more urgent than every call of this process waiting for the key goes to Redis at once (see `overtakes`).
-    let localRelease = overtakes(order, rank)
-      ? undefined
-      : await localSlots(local[ACQUIRE_HELD], order, signal, options);
+    const overtaking = overtakes(order, rank);
+    if (!overtaking && options?.deadline !== undefined && !(performance.now() < downUntil)) {
+      const startAt = await raceAbort(earliestStartAt(order, rank), signal);
+      if (startAt !== undefined && startAt > options.deadline) throw queueTimeout(options, Math.round(startAt));
+    }
+    let localRelease = overtaking ? undefined : await localSlots(local[ACQUIRE_HELD], order, signal, options);
     if (resolved.onUnavailable === 'local' && performance.now() < downUntil) {
       localRelease ??= await localSlots(local[ACQUIRE_HELD], order, signal, options);
       return fallback(order, signal, localRelease, options) as Promise<ReleaseSlot>;

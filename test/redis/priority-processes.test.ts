@@ -437,3 +437,34 @@ describe('a high call of a process that has just sent on the key', () => {
     }
   }, 60_000);
 });
+
+describe("a call with maxQueueWait behind its own process's call and other processes' calls", () => {
+  it("is rejected at once, from Redis's line, before it waits for its process's turn", async () => {
+    const keyId = `attack-at-once-${keyCount++}`;
+    const [holder, a, ...others] = await Promise.all(Array.from({ length: 6 }, () => limiterOf()));
+    const stop = new AbortController();
+    const pending: Promise<unknown>[] = [];
+    try {
+      const first = (await (holder as Awaited<ReturnType<typeof limiterOf>>).limiter.acquire(keyId)) as ReleaseSlot;
+      first.sent?.();
+      // Four other processes and A each have a low call waiting in Redis's line: five, over 5 s.
+      for (const process of [...others, a] as Awaited<ReturnType<typeof limiterOf>>[]) {
+        pending.push(process.limiter.acquire(keyId, stop.signal, { priority: 'low' }).catch(() => undefined));
+        await process.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
+      }
+      const mine = a as Awaited<ReturnType<typeof limiterOf>>;
+      const asked = mine.spy.calls.length;
+      // A's own line alone would let it start about 1 s from now, within its 3000 ms; Redis's line would not.
+      const error = await mine.limiter
+        .acquire(keyId, stop.signal, { priority: 'low', deadline: Date.now() + 3000, maxQueueWait: 3000 })
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'QUEUE_TIMEOUT', mayHaveSucceeded: false });
+      // Before: it waited for A's turn, then asked (answer 2). Now one read of the line (status), and no ask.
+      expect(mine.spy.calls.slice(asked).map((call) => call.op)).toEqual(['status']);
+      expect(waitersOf((await keyState(admin, keyId)) as State)).toHaveLength(5);
+    } finally {
+      stop.abort();
+      await Promise.all(pending);
+    }
+  }, 60_000);
+});
