@@ -8,11 +8,20 @@
 // 990 ms, the stand-in's stamping allowance) over the whole run; Redis commands per request (INFO commandstats: the
 // scripts, and every command including those the scripts run); the limiter's added latency per call (time in
 // acquire() from its first Redis call, minus the waits Redis asked for) and each script call's round trip; Redis CPU (INFO cpu) and the
-// processes' CPU per request.
+// processes' CPU per request; the hand-over (from the start Redis decided to the request handed to node:http).
+//
+// With priorities (issue 30; scenarios single-priority and cluster-priority): the same loops are a batch of 'low'
+// calls, and each key also gets an interactive call every EVERY ms from one process, in turn a 'high' call, a
+// 'normal' call with maxQueueWait and a 'low' call with maxQueueWait. Printed beside the same figures: the 'high'
+// call's wait against the ideal next free slot of its key (the key's previous start + interval + margin, or the moment
+// it was made) and how many starts of the key came between, and for maxQueueWait how many calls were granted,
+// rejected at once or at the deadline, and whether any started past it.
 //
 // Run: npm run bench:redis-scale   (builds first; needs redis-server and redis-cli; not part of npm test)
 // Env: PROCS (16), KEYS (1000), DURATION (25 s), WARMUP (5 s), RAMP (2 s: the keys' first calls spread over it),
-//      SERVICE_MS (0), ONLY (single,cluster,single-answer,cluster-answer: which scenarios), COLD=1 (the script not
+//      SERVICE_MS (0), ONLY (which scenarios: single,single-priority by default, 2.5 minutes with the build at load
+//      18-23 on 2 cores; `all` for single,cluster,single-answer,cluster-answer,single-priority,cluster-priority), EVERY
+//      (5000 ms: the interactive calls' period per key), MAX_QUEUE_WAIT (3000 ms), COLD=1 (the script not
 //      loaded before 'go'), PIPELINING=1 (ioredis enableAutoPipelining), PROFILE=<dir> (a CPU profile of one worker),
 //      DEBUG_SCALE=1 (progress on stderr)
 import { fork, spawn, spawnSync } from 'node:child_process';
@@ -34,6 +43,8 @@ const WARMUP = envNumber('WARMUP', 5);
 const RAMP = envNumber('RAMP', 2);
 const COLD = process.env.COLD === '1';
 const SERVICE_MS = envNumber('SERVICE_MS', 0);
+const EVERY = envNumber('EVERY', 5000);
+const MAX_QUEUE_WAIT = envNumber('MAX_QUEUE_WAIT', 3000);
 const INTERVAL = 1000;
 const MARGIN = 25;
 const hr = () => Number(process.hrtime.bigint()) / 1e6;
@@ -221,7 +232,7 @@ const f1 = (x) => x.toFixed(1);
 const f2 = (x) => x.toFixed(2);
 const sleepUntil = (t) => new Promise((resolve) => setTimeout(resolve, Math.max(0, t - hr())));
 
-async function scenario({ name, title, topology, limiter }) {
+async function scenario({ name, title, topology, limiter, mix }) {
   const redis = topology === 'cluster' ? await cluster() : await single();
   const service = prioritise(
     track(
@@ -243,11 +254,13 @@ async function scenario({ name, title, topology, limiter }) {
       sockets: 256,
       autoPipelining: process.env.PIPELINING === '1',
       cold: COLD,
+      procs: PROCS,
+      mix: mix ? { every: EVERY, maxQueueWait: MAX_QUEUE_WAIT } : undefined,
     };
     const workers = Array.from({ length: PROCS }, (_, i) =>
       track(
         fork(new URL('./redis-scale-worker.mjs', import.meta.url), {
-          env: { ...process.env, JOB: JSON.stringify(job) },
+          env: { ...process.env, JOB: JSON.stringify({ ...job, index: i }) },
           // PROFILE=<dir>: a CPU profile of the first process.
           execArgv: process.env.PROFILE && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [],
         }),
@@ -309,6 +322,7 @@ async function scenario({ name, title, topology, limiter }) {
     const added = reports.flatMap((r) => r.added).sort((a, b) => a - b);
     const trips = reports.flatMap((r) => r.roundTrips).sort((a, b) => a - b);
     const tripsPerAcquire = reports.flatMap((r) => r.tripsPerAcquire).sort((a, b) => a - b);
+    const handOver = reports.flatMap((r) => r.handOver).sort((a, b) => a - b);
     const ops = {};
     for (const r of reports) for (const [op, n] of Object.entries(r.ops)) ops[op] = (ops[op] ?? 0) + n;
     const codes = {};
@@ -387,6 +401,11 @@ async function scenario({ name, title, topology, limiter }) {
         'the rest: timers firing late, event-loop delay',
       ),
       row(
+        label('hand-over p50 / p99'),
+        `${f1(quantile(handOver, 0.5))} / ${f1(quantile(handOver, 0.99))} ms`,
+        "from the start Redis decided (grant's reply + its wait) to the request handed to node:http",
+      ),
+      row(
         label('script round trip p50 / p99'),
         `${f2(quantile(trips, 0.5))} / ${f1(quantile(trips, 0.99))} ms`,
         'one EVALSHA, seen from the process',
@@ -406,6 +425,7 @@ async function scenario({ name, title, topology, limiter }) {
         `${f1((workerCpu / window) * 100)}% of a core; ${f1((workerCpu * 1e6) / inWindow)} µs/request`,
         'limiter + ioredis + node:http',
       ),
+      ...(mix ? priorityRows(label, reports, sendsOf) : []),
     ];
   } finally {
     await stop(service);
@@ -433,11 +453,32 @@ const scenarios = [
     topology: 'cluster',
     limiter: { waitForAnswer: true },
   },
+  {
+    name: 'single-priority',
+    title: "One redis-server, starts only, with priorities: the loops 'low', interactive calls beside them",
+    topology: 'single',
+    limiter: {},
+    mix: true,
+  },
+  {
+    name: 'cluster-priority',
+    title: "3-master Redis Cluster, starts only, with priorities: the loops 'low', interactive calls beside them",
+    topology: 'cluster',
+    limiter: {},
+    mix: true,
+  },
 ];
-const only = process.env.ONLY?.split(',');
+const chosen = process.env.ONLY || 'single,single-priority';
+const only = chosen === 'all' ? undefined : chosen.split(',');
+for (const name of only ?? []) {
+  if (!scenarios.some((s) => s.name === name)) {
+    console.error(`ONLY: no scenario '${name}' (${scenarios.map((s) => s.name).join(', ')}, or all)`);
+    process.exit(1);
+  }
+}
 const version = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout.match(/v=(\S+)/)?.[1];
 console.log(
-  `bench:redis-scale on Node ${process.versions.node}, redis-server ${version}, ${cpus().length} cores; ${PROCS} processes x ${KEYS} keys, ${DURATION} s (window from ${WARMUP} s)`,
+  `bench:redis-scale on Node ${process.versions.node}, redis-server ${version}, ${cpus().length} cores; ${PROCS} processes x ${KEYS} keys, ${DURATION} s (window from ${WARMUP} s); interactive calls every ${EVERY} ms per key, maxQueueWait ${MAX_QUEUE_WAIT} ms`,
 );
 const rows = [];
 for (const s of scenarios) if (!only || only.includes(s.name)) rows.push(...(await scenario(s)));
@@ -454,4 +495,73 @@ function sortedGaps(timesPerKey) {
         .map((t, i) => t - times[i]),
     )
     .sort((a, b) => a - b);
+}
+
+/** `p50 / p99 / max ms` of a list of milliseconds. */
+function stats(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `${f1(quantile(sorted, 0.5))} / ${f1(quantile(sorted, 0.99))} / ${f1(sorted.at(-1) ?? NaN)} ms`;
+}
+
+/** The rows of a priority scenario: the interactive calls, from every process, against every start of their key. */
+function priorityRows(label, reports, sendsOf) {
+  const calls = reports.flatMap((r) => r.interactive);
+  const waitsOf = (kind) => reports.flatMap((r) => r.waitsBy[kind] ?? []);
+  const highs = calls.filter((c) => c.kind === 'high' && c.sent !== undefined);
+  // sendsOf's lists are sorted (sortedGaps sorted them in place).
+  const beyond = [];
+  const between = [];
+  for (const { k, made, sent } of highs) {
+    const times = sendsOf[k];
+    const previous = times.findLast((t) => t <= made);
+    const ideal = previous === undefined ? made : Math.max(made, previous + INTERVAL + MARGIN);
+    beyond.push(sent - ideal);
+    between.push(times.filter((t) => t > made && t < sent).length);
+  }
+  between.sort((a, b) => a - b);
+  const count = (test) => between.filter(test).length;
+  const rows = [
+    row(
+      label("'high' calls: made → handed to node:http p50 / p99 / max"),
+      `${stats(highs.map((c) => c.sent - c.made))} (${highs.length} calls)`,
+      `the batch's 'low' calls: ${stats(waitsOf('loop'))}`,
+    ),
+    row(
+      label("'high' calls: past the ideal next free slot p50 / p99 / max"),
+      stats(beyond),
+      "ideal: max(made, the key's previous start + interval + margin)",
+    ),
+    row(
+      label("'high' calls: other starts of the key before it"),
+      `0: ${count((n) => n === 0)}, 1: ${count((n) => n === 1)}, 2+: ${count((n) => n >= 2)}; max ${between.at(-1) ?? 0}`,
+      'Redis had already granted the next start (up to lookahead ahead), or a fall-back',
+    ),
+  ];
+  for (const kind of ['normal-deadline', 'low-deadline']) {
+    const priority = kind.split('-')[0];
+    const of = calls.filter((c) => c.kind === kind);
+    const sent = of.filter((c) => c.sent !== undefined);
+    const rejected = of.filter((c) => c.rejected !== undefined);
+    const atOnce = rejected.filter((c) => c.rejected - c.made < MAX_QUEUE_WAIT / 2);
+    const over = sent.filter((c) => c.sent - c.made > MAX_QUEUE_WAIT);
+    const codes = [...new Set(rejected.map((c) => c.code))].join(', ');
+    const unfinished = of.filter((c) => c.unfinished).length;
+    rows.push(
+      row(
+        label(`'${priority}' + maxQueueWait ${MAX_QUEUE_WAIT}: started / rejected at once / at the deadline`),
+        `${sent.length} / ${atOnce.length} / ${rejected.length - atOnce.length} of ${of.length}${codes ? ` (${codes})` : ''}; ${unfinished} unfinished`,
+        `started: wait ${stats(sent.map((c) => c.sent - c.made))}; rejected after ${stats(rejected.map((c) => c.rejected - c.made))}`,
+      ),
+      row(
+        label(`'${priority}' + maxQueueWait: started past it`),
+        String(over.length),
+        // Time in acquire() tells the limiter from the machine: past maxQueueWait + margin there, the limiter granted
+        // late; within it, the process was late between the grant and the write.
+        `made → handed to node:http > maxQueueWait; time in acquire() of the started p50 / p99 / max: ${stats(waitsOf(kind))}`,
+        '0',
+        over.length === 0,
+      ),
+    );
+  }
+  return rows;
 }

@@ -50,7 +50,12 @@ interface Held {
   readonly key: string;
   readonly ticket: string;
   grant: Grant | undefined;
+  /** The script took it out of the line and granted it nothing (answer `2`): there is nothing to cancel. */
+  left?: boolean;
 }
+
+/** How many calls of `counts` (per rank, most urgent first) are of rank `rank` or more urgent. */
+const upTo = (counts: readonly number[], rank: number) => counts.slice(0, rank + 1).reduce((sum, n) => sum + n, 0);
 
 /** How many times in a row a late grant is confirmed when each confirmation's answer itself comes late. */
 const MAX_CONFIRMATIONS = 3;
@@ -173,14 +178,17 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
           answerWaitLimit,
         }) as Local)
       : undefined;
+  // The call's priority and deadline hold there too: a call that cannot start on the widened spacing within its
+  // maxQueueWait rejects with a QueueTimeoutError, as it would at Redis.
   const fallback = async (
     keyIds: readonly string[],
     signal: AbortSignal | undefined,
     localRelease: ReleaseSlot | undefined,
+    options: AcquireOptions | undefined,
   ) => {
     if (!wide) return localRelease;
     try {
-      return joinSlots([localRelease, await localSlots(wide[ACQUIRE_HELD], keyIds, signal)]);
+      return joinSlots([localRelease, await localSlots(wide[ACQUIRE_HELD], keyIds, signal, options)]);
     } catch (error) {
       localRelease?.({ unused: true });
       throw error;
@@ -216,6 +224,62 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       String(counts.low),
     ];
   };
+  // This process's calls waiting at Redis (their in-process turn taken, their grant not yet), per budget and rank.
+  const waitingAtRedis = new Map<string, [number, number, number]>();
+  /** This process's calls waiting for a budget, per rank: in its in-process line, and at Redis. */
+  const ownCalls = (keyId: string) => {
+    const { high, normal, low } = local[WAITING_COUNTS](keyId);
+    return { waiting: [high, normal, low], atRedis: waitingAtRedis.get(keyId) ?? [0, 0, 0] };
+  };
+  function atRedis(keyIds: readonly string[], rank: number, change: 1 | -1): void {
+    for (const keyId of keyIds) {
+      const counts = waitingAtRedis.get(keyId) ?? [0, 0, 0];
+      counts[rank] = (counts[rank] ?? 0) + change;
+      if (counts.every((n) => n === 0)) waitingAtRedis.delete(keyId);
+      else waitingAtRedis.set(keyId, counts);
+    }
+  }
+  /**
+   * Whether a call of `rank` goes to Redis at once, without its in-process turn: no call of this process as urgent
+   * waits for the key (in its in-process line, or at Redis holding the in-process turn), and either a less urgent one
+   * does or the call is `'high'`. In its in-process line it would reach Redis only when this process's spacing allows,
+   * at the key's next free start at the earliest, which Redis grants (up to `lookahead` in advance) to a waiter
+   * already there: another process's less urgent call. Redis spaces every start, so going at once costs one more
+   * script call and no spacing; a process whose calls share one priority below `'high'` never does it.
+   */
+  function overtakes(keyIds: readonly string[], rank: number): boolean {
+    return keyIds.every((keyId) => {
+      const { waiting, atRedis } = ownCalls(keyId);
+      const counts = waiting.map((n, r) => n + (atRedis[r] ?? 0));
+      return upTo(counts, rank) === 0 && (rank === 0 || counts.slice(rank + 1).some((n) => n > 0));
+    });
+  }
+
+  /**
+   * For a call that will wait behind its own process's calls before Redis sees it (so its deadline would be checked
+   * against the other processes' waiters only when it asks): its start if no call ahead of it left, at the earliest,
+   * from Redis's line (`status`, which writes nothing): the key's next start, then one `interval + margin` for each
+   * waiter in Redis's line and each call of this process's line at least as urgent. `undefined` when it will not wait
+   * behind its own process's calls, or Redis does not answer (its first ask decides then).
+   */
+  async function earliestStartAt(keyIds: readonly string[], rank: number): Promise<number | undefined> {
+    const mine = keyIds.map(ownCalls);
+    if (mine.every(({ waiting, atRedis }) => upTo(waiting, rank) + upTo(atRedis, rank) === 0)) return undefined;
+    try {
+      const starts = await Promise.all(
+        keyIds.map(async (keyId, index) => {
+          const key = resolved.prefix + createHash('sha256').update(keyId).digest('hex');
+          const [, , , micros = 0, ...inLine] = ((await call(key, 'status', '')) as unknown[]).map(Number);
+          const before = upTo(inLine, rank) + upTo(mine[index]?.waiting ?? [], rank);
+          return Date.now() + micros / 1000 + before * (interval + margin);
+        }),
+      );
+      return Math.max(...starts);
+    } catch {
+      return undefined;
+    }
+  }
+
   // Fire and forget: a failure only leaves an entry that expires by itself.
   const notify = (key: string, op: Op, ticket: string) => void call(key, op, ticket).catch(() => {});
 
@@ -241,16 +305,20 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   }
 
   async function reserve(
-    { key, keyId, ticket }: Held,
+    entry: Held,
     signal: AbortSignal | undefined,
     options: AcquireOptions | undefined,
   ): Promise<Grant> {
+    const { key, keyId, ticket } = entry;
     for (;;) {
       const asked = performance.now();
       const reply = parseReply(await raceAbort(call(key, 'acquire', ticket, askArgs(keyId, options)), signal));
       markUp();
       // Its start with every waiter ahead staying is past the deadline: it has left the line; nothing was sent.
-      if (reply.verdict === 2) throw queueTimeout(options ?? {}, Math.round(Date.now() + reply.waitMs));
+      if (reply.verdict === 2) {
+        entry.left = true;
+        throw queueTimeout(options ?? {}, Math.round(Date.now() + reply.waitMs));
+      }
       if (reply.verdict === 0 && reply.expectedMs !== undefined && options?.onQueued) {
         const info = {
           priority: options.priority ?? 'normal',
@@ -360,9 +428,17 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     checkPolicy();
     const order = budgetOrder(keyIds);
     const options = queuedOnce(acquireOptions);
-    const localRelease = await localSlots(local[ACQUIRE_HELD], order, signal, options);
+    const rank = rankOf(options?.priority ?? 'normal');
+    // A call more urgent than every call of this process waiting for the key goes to Redis at once (see `overtakes`).
+    const overtaking = overtakes(order, rank);
+    if (!overtaking && options?.deadline !== undefined && !(performance.now() < downUntil)) {
+      const startAt = await raceAbort(earliestStartAt(order, rank), signal);
+      if (startAt !== undefined && startAt > options.deadline) throw queueTimeout(options, Math.round(startAt));
+    }
+    let localRelease = overtaking ? undefined : await localSlots(local[ACQUIRE_HELD], order, signal, options);
     if (resolved.onUnavailable === 'local' && performance.now() < downUntil) {
-      return fallback(order, signal, localRelease) as Promise<ReleaseSlot>;
+      localRelease ??= await localSlots(local[ACQUIRE_HELD], order, signal, options);
+      return fallback(order, signal, localRelease, options) as Promise<ReleaseSlot>;
     }
     const held: Held[] = order.map((keyId) => ({
       keyId,
@@ -372,13 +448,15 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     }));
     // The call's deadline ends the wait at Redis too (plus margin, the tolerance of a grant's own timer).
     const waiting = untilDeadline(signal, options, margin);
+    atRedis(order, rank, 1);
+    let leftRedis = false;
     try {
       await reserveAll(held, waiting.signal, options);
       return joinSlots([localRelease, ...held.map(slot)]) as ReleaseSlot;
     } catch (error) {
       // Whatever it held is given back, every budget's grant and place in line. A call abandoned at its deadline may
       // still run later: the cancel, queued behind it on the same connection, undoes it.
-      for (const { key, ticket } of held) notify(key, 'cancel', ticket);
+      for (const { key, ticket, left } of held) if (!left) notify(key, 'cancel', ticket);
       if (signal?.aborted) {
         localRelease?.({ unused: true });
         throw signal.reason;
@@ -407,9 +485,14 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
         );
       }
       markDown(error);
-      return fallback(order, signal, localRelease) as Promise<ReleaseSlot>;
+      atRedis(order, rank, -1);
+      leftRedis = true;
+      // An overtaking call takes its in-process turn too before it goes on this process's own limit.
+      localRelease ??= await localSlots(local[ACQUIRE_HELD], order, signal, options);
+      return fallback(order, signal, localRelease, options) as Promise<ReleaseSlot>;
     } finally {
       waiting.dispose();
+      if (!leftRedis) atRedis(order, rank, -1);
     }
   }
 

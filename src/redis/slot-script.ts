@@ -24,8 +24,8 @@ import { createHash } from 'node:crypto';
  * advance, so the waiter sleeps and does not ask again), `{0, µs}`: ask again in that many microseconds, or `{2, µs}`:
  * the caller's start, if no waiter ahead of it left, would come later than it may wait (that many microseconds from
  * now); it is no longer in line. A `{0, µs}` answer also carries the caller's expected start (µs from now) and how
- * many waiters are granted before it. `status` answers the waiters per rank (in `q` and in every process) and the
- * key's next start (µs from now); it writes nothing. `start`
+ * many waiters are granted before it. `status` answers the waiters per rank (in `q` and in every process), the
+ * key's next start (µs from now), and the waiters per rank in `q` alone; it writes nothing. `start`
  * answers `{1, 0}` when a late grant may still be used (its start moved to now), `{0, 0}` when it must be asked
  * again. The other ops answer `{1, 0}`.
  */
@@ -175,12 +175,15 @@ if op == 'acquire' then
   return save({ 0, micros(wake - now), micros(expected - now), rank - 1 })
 elseif op == 'status' then
   if not raw then return { 0, 0, 0, 0 } end
-  local c = { 0, 0, 0 }
-  for _, w in ipairs(q) do c[(w.pr or 1) + 1] = c[(w.pr or 1) + 1] + 1 end
+  local c, inq = { 0, 0, 0 }, { 0, 0, 0 }
+  for _, w in ipairs(q) do
+    local r = (w.pr or 1) + 1
+    c[r], inq[r] = c[r] + 1, inq[r] + 1
+  end
   for _, n in pairs(pw) do c[1], c[2], c[3] = c[1] + n.h, c[2] + n.n, c[3] + n.l end
   local first = now
   if st.ls then first = math.max(first, st.ls + interval + margin) end
-  return { c[1], c[2], c[3], micros(first - now) }
+  return { c[1], c[2], c[3], micros(first - now), inq[1], inq[2], inq[3] }
 elseif op == 'start' then
   -- A grant handed over late: it starts now if it is still the latest grant and was not counted as arrived;
   -- otherwise it is dropped, and the caller asks again.

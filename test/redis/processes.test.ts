@@ -40,23 +40,48 @@ async function runChild(env: Record<string, string>): Promise<Send[]> {
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '[]') as Send[];
 }
 
+/**
+ * Runs one child per `envs` (each with the counting server's URL and one fresh key) and stops the server: each child's
+ * sends, and the server's records of what arrived.
+ */
+async function runOnOneKey(prefix: string, envs: Record<string, string>[]) {
+  const server = await startCountingServer();
+  const apiKey = freshKey(prefix);
+  try {
+    const runs = await Promise.all(envs.map((env) => runChild({ BASE_URL: server.baseUrl, API_KEY: apiKey, ...env })));
+    return { runs, server };
+  } finally {
+    await server.close();
+  }
+}
+
 describe('createRedisRateLimiter across three real processes', () => {
   it('no two requests of one key arrive less than 1000 ms apart (default options)', async () => {
-    const server = await startCountingServer();
-    const apiKey = freshKey('redis-processes');
-    try {
-      const runs = await Promise.all(
-        ['a', 'b', 'c'].map((name) => runChild({ BASE_URL: server.baseUrl, API_KEY: apiKey, COUNT: '3', NAME: name })),
-      );
-      expect(server.arrivals).toHaveLength(9);
-      expect(new Set(server.ids.map((id) => id.split('-')[0])).size).toBe(3);
-      // The processes' send times (Date.now() when each handed a request to fetch) are at least 1000 ms apart, and no
-      // request arrived before it was sent. Without the limiter, three processes would send within a few ms of each
-      // other. The gaps between arrivals are not bounded: a late stamp shrinks the next gap whatever the SDK did.
-      expectSpacedSends(runs.flat(), server, 1000);
-    } finally {
-      await server.close();
-    }
+    const { runs, server } = await runOnOneKey(
+      'redis-processes',
+      ['a', 'b', 'c'].map((name) => ({ COUNT: '3', NAME: name })),
+    );
+    expect(server.arrivals).toHaveLength(9);
+    expect(new Set(server.ids.map((id) => id.split('-')[0])).size).toBe(3);
+    // The processes' send times (Date.now() when each handed a request to fetch) are at least 1000 ms apart, and no
+    // request arrived before it was sent. Without the limiter, three processes would send within a few ms of each
+    // other. The gaps between arrivals are not bounded: a late stamp shrinks the next gap whatever the SDK did.
+    expectSpacedSends(runs.flat(), server, 1000);
+  }, 120_000);
+});
+
+describe('createRedisRateLimiter across three real processes with priorities (issue 30)', () => {
+  it('a low, a normal and a high process on one key: no two requests start less than 1000 ms apart', async () => {
+    // Each process sends its calls one after the other, so the high one's next call is made just after its own
+    // request left: it goes to Redis at once (ahead of the low process's waiting call), Redis still spacing it.
+    const { runs, server } = await runOnOneKey('redis-priorities', [
+      { COUNT: '4', NAME: 'low', PRIORITY: 'low' },
+      { COUNT: '3', NAME: 'normal', PRIORITY: 'normal' },
+      { COUNT: '3', NAME: 'high', PRIORITY: 'high' },
+    ]);
+    expect(runs.map((sends) => sends.length)).toEqual([4, 3, 3]);
+    expect(server.arrivals).toHaveLength(10);
+    expectSpacedSends(runs.flat(), server, 1000);
   }, 120_000);
 });
 
