@@ -84,9 +84,10 @@ describe('priority on createEwayBill', () => {
 
 describe('maxQueueWait', () => {
   it('rejects at once with QUEUE_TIMEOUT behind 10 calls, and the call is never sent', async () => {
-    const { client, sent } = setup();
+    const { client, calls, sent } = setup();
     const ahead = Array.from({ length: 10 }, (_, i) => client.createEwayBill(`ahead${i}`, validModel()));
-    await elapse(10);
+    // The first call's transport starts by real I/O, not on the fake clock: wait for its request.
+    await runOnFakeClock(firstSent(calls));
     const madeAt = Date.now();
     const error = await outcome(client.createEwayBill('hurried', validModel(), { maxQueueWait: 2000 }));
     expect(Date.now()).toBe(madeAt); // no fake time passed: it did not wait for the deadline
@@ -98,9 +99,10 @@ describe('maxQueueWait', () => {
   });
 
   it('lets a call that fits start, and a signal still aborts the wait first', async () => {
-    const { client, sent } = setup();
+    const { client, calls, sent } = setup();
     const first = client.createEwayBill('first', validModel());
-    await elapse(10);
+    // The first call's transport starts by real I/O, not on the fake clock: wait for its request.
+    await runOnFakeClock(firstSent(calls));
     const fits = client.createEwayBill('fits', validModel(), { maxQueueWait: 2000 });
     const controller = new AbortController();
     const aborted = outcome(
@@ -175,10 +177,11 @@ describe('maxQueueWait', () => {
 
 describe('createEwayBills and createEwayBillOnce', () => {
   it("createEwayBills' items are low: an interactive call of the same key goes before the queued items", async () => {
-    const { client, sent } = setup();
+    const { client, calls, sent } = setup();
     const items = Array.from({ length: 5 }, (_, i) => ({ docHashId: `item${i}`, model: validModel() }));
     const batch = createEwayBills(client, items, { concurrencyPerClient: 5 });
-    await elapse(10);
+    // The batch's parts and the transport load by real I/O, not on the fake clock: wait for its first request.
+    await runOnFakeClock(firstSent(calls));
     const interactive = client.createEwayBill('interactive', validModel());
     await runOnFakeClock(Promise.all([batch, interactive]), 30_000);
     expect(sent()).toEqual(['item0', 'interactive', 'item1', 'item2', 'item3', 'item4']);
@@ -203,11 +206,11 @@ describe('createEwayBills and createEwayBillOnce', () => {
   });
 
   it('createEwayBillOnce takes the priority: its call goes before queued low ones', async () => {
-    const { client, sent } = setup();
+    const { client, calls, sent } = setup();
     const lows = Array.from({ length: 3 }, (_, i) =>
       client.createEwayBill(`low${i}`, validModel(), { priority: 'low' }),
     );
-    await elapse(10);
+    await runOnFakeClock(firstSent(calls));
     const once = createEwayBillOnce(client, 'once', validModel(), { priority: 'high', maxQueueWait: 5000 });
     await runOnFakeClock(Promise.all([once, ...lows]), 30_000);
     expect(sent()).toEqual(['low0', 'once', 'low1', 'low2']);
@@ -216,12 +219,13 @@ describe('createEwayBills and createEwayBillOnce', () => {
 
 describe('client.queueStatus()', () => {
   it('tells the waiting calls per priority, the next slot, and when a call of each priority would start', async () => {
-    const { client } = setup();
+    const { client, calls: requests } = setup();
     const idle = await client.queueStatus();
     expect(idle.waiting).toEqual({ high: 0, normal: 0, low: 0 });
     expect(idle.nextSlotAt).toBeUndefined();
     const calls = [client.createEwayBill('first', validModel())];
-    await elapse(10);
+    // The first call's transport starts by real I/O, not on the fake clock: wait for its request.
+    await runOnFakeClock(firstSent(requests));
     calls.push(
       client.createEwayBill('l1', validModel(), { priority: 'low' }),
       client.createEwayBill('l2', validModel(), { priority: 'low' }),
@@ -249,13 +253,14 @@ describe('client.queueStatus()', () => {
 
   it('with a rateLimitKey reports the budget that decides: the name shared with a busier client', async () => {
     const limiter = createProcessRateLimiter();
-    const { fetch } = recordingFetch();
+    const { fetch, calls: requests } = recordingFetch();
     const make = (apiKey: string) =>
       new ServiceClient({ apiKey, baseUrl: BASE_URL, fetch, rateLimiter: limiter, rateLimitKey: 'company-7' });
     const busy = make(freshKey('busy'));
     const quiet = make(freshKey('quiet'));
     const calls = Array.from({ length: 4 }, (_, i) => busy.createEwayBill(`b${i}`, validModel()));
-    await elapse(10);
+    // The first call's transport starts by real I/O, not on the fake clock: wait for its request.
+    await runOnFakeClock(firstSent(requests));
     const status = await quiet.queueStatus();
     // The quiet key's own budget is free; the company's is not: a call of the quiet key waits for it.
     expect(status.nextSlotAt).toBeGreaterThan(Date.now());
@@ -279,7 +284,8 @@ describe('hooks.onQueued and the debug line', () => {
       logger: { debug: (message, details) => lines.push([message, details]), warn: () => {} },
     });
     const first = client.createEwayBill('first', validModel());
-    await elapse(10);
+    // The first call's transport starts by real I/O, not on the fake clock: wait for its request.
+    await runOnFakeClock(firstSent(calls));
     const waiting = [
       client.createEwayBill('second', validModel(), { priority: 'low' }),
       client.createEwayBill('third', validModel(), { priority: 'high' }),
