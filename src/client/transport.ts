@@ -2,7 +2,6 @@
 // client's headers, the rate limiter, the key, hooks, logger, telemetry, the retry policy), starts once (the parts
 // imported on the first call), and sends a `Call` (./call.ts): the retry loop in `send`, one attempt in `#attempt`,
 // whose one result is reported once, to hooks, logger and telemetry together, in `#report`.
-import type { KyInstance } from 'ky';
 import { type AnswerInfo, isSuccessAnswer } from '../errors/answer.js';
 import { ApiError, UnauthorizedError } from '../errors/api-error.js';
 import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
@@ -21,28 +20,9 @@ import { type ClientHooks, emit, type Logger } from './events.js';
 import { attemptHeaders, type HeaderRecord } from './headers.js';
 import type { RetryPolicy } from './retry.js';
 import { type CallTelemetry, startCall } from './telemetry.js';
+import type { TransportParts } from './transport-parts.js';
 
-/**
- * What the transport imports on its first call rather than with the SDK, so that a bundler that splits code keeps
- * them out of the client's first chunk, and a process that imports the SDK and never sends does not load them: ky
- * (which makes Node load undici), the mapping of error answers (with `PortalError` and the portal's descriptions),
- * the preflight's rules (with the PIN code and state tables), the rules of `request` (its path and body), and the
- * HTTP exchange itself.
- */
-export interface TransportParts {
-  /** One ky instance for every client: a client's headers go with each attempt, the fetch and signal with each request. */
-  readonly ky: KyInstance;
-  readonly mapping: typeof import('../errors/map-response.js');
-  readonly preflight: typeof import('../gst/preflight.js');
-  readonly rules: typeof import('./request-rules.js');
-  /** One HTTP exchange (with the write tracker and the reading of transport failures). */
-  readonly exchange: typeof import('./exchange.js')['exchange'];
-  /**
-   * What a call tells the limiter about its wait, and its `QueueTimeoutError`s. Loaded with the place in line
-   * (`queuePlace`: the priority queue, the deadline's checks), which the limiters then find at once.
-   */
-  readonly queue: typeof import('./queue-call.js');
-}
+export type { TransportParts } from './transport-parts.js';
 
 let parts: TransportParts | undefined;
 let starting: Promise<TransportParts> | undefined;
@@ -56,18 +36,9 @@ let waiting = 0;
  */
 export function startTransport(): Promise<TransportParts> | TransportParts {
   if (parts !== undefined && waiting === 0) return parts;
-  starting ??= Promise.all([
-    import('ky'),
-    import('../errors/map-response.js'),
-    import('../gst/preflight.js'),
-    import('./request-rules.js'),
-    import('./exchange.js'),
-    import('./queue-call.js'),
-    queuePlace.load(),
-  ]).then(
-    ([kyModule, mapping, preflight, rules, { exchange }, queue]) => {
-      const ky = kyModule.default.create({ retry: 0, timeout: false, throwHttpErrors: false });
-      parts = { ky, mapping, preflight, rules, exchange, queue };
+  starting ??= Promise.all([import('./transport-parts.js'), queuePlace.load()]).then(
+    ([loaded]) => {
+      parts = loaded.transportParts;
       return parts;
     },
     (error: unknown) => {
