@@ -1,5 +1,4 @@
 import type { AnswerInfo } from '../errors/answer.js';
-import { UnexpectedResponseError } from '../errors/api-error.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
@@ -27,14 +26,7 @@ import {
   resolveOptions,
   type ServiceClientOptions,
 } from './options.js';
-import {
-  checkSchema,
-  HTTP_METHODS,
-  jsonBody,
-  type QueryValue,
-  type StandardSchemaV1,
-  schemaIssues,
-} from './request-input.js';
+import { checkSchema, HTTP_METHODS, jsonBody, type QueryValue, type StandardSchemaV1 } from './request-input.js';
 import {
   type EwayBillResult,
   ewayBillNumberIn,
@@ -274,52 +266,7 @@ export class ServiceClient {
       const answer = await this.#transport.send(makeCall(target, resolved), ready);
       return withMeta(answer.json as RequestResult<T>, metaOfAnswer(answer));
     }
-    const checkAnswer = async (answer: AnswerInfo): Promise<unknown> => {
-      const data = answer.json;
-      const mismatch = (issues: UnexpectedResponseError['issues'], why: string, cause?: unknown) => {
-        const error = new UnexpectedResponseError({
-          status: answer.status,
-          message: `The service's answer to ${method} ${path} ${why}`,
-          body: data,
-          // An error: every copy of the key redacted, whatever its length.
-          headers: { ...responseMeta(answer, answer.redact?.text ?? String).headers },
-          request: answer.request,
-          issues,
-          reason: 'schema',
-          contentType: answer.headers.get('content-type') ?? undefined,
-          bodyBytes: answer.bodyBytes,
-        });
-        if (cause !== undefined)
-          Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
-        return error;
-      };
-      // The service answered 2xx: it acted. A schema that throws, or returns something that is not a Standard Schema
-      // result, must not turn that into an error that hides it (a caller could send the POST again).
-      let checked: unknown;
-      try {
-        checked = await schema['~standard'].validate(data);
-      } catch (error) {
-        const why = error instanceof Error ? error.message : describeValue(error);
-        throw mismatch(
-          [validationIssue([], `the schema threw: ${why}`)],
-          'could not be checked: options.schema threw',
-          error,
-        );
-      }
-      const result = checked as { value?: unknown; issues?: unknown } | null;
-      if (
-        typeof result !== 'object' ||
-        result === null ||
-        (result.issues !== undefined && !Array.isArray(result.issues))
-      ) {
-        const got = `the schema returned ${describeValue(checked)}, not a Standard Schema result ({ value } or { issues })`;
-        throw mismatch([validationIssue([], got)], 'could not be checked: options.schema returned no result');
-      }
-      if (result.issues) {
-        throw mismatch(schemaIssues(result as Parameters<typeof schemaIssues>[0]), 'does not match the schema given');
-      }
-      return result.value;
-    };
+    const checkAnswer = ready.rules.answerChecker(schema, method, path);
     // The schema is checked in the send path, before the call's span ends: a mismatch fails the call's span too.
     let value: unknown;
     const check = async (answer: AnswerInfo) => {

@@ -7,7 +7,7 @@ import { answerError } from '../errors/map-response.js';
 import { preflightError, preflightEwayBill } from '../gst/preflight.js';
 import { exchange } from './exchange.js';
 import { acquireOptionsOf, retryTooLate, timedOutAfterSend } from './queue-call.js';
-import { checkCall, resolvePath } from './request-rules.js';
+import { answerChecker, checkCall, resolvePath } from './request-rules.js';
 
 /**
  * What the transport imports on its first call rather than with the SDK, so that a bundler that splits code keeps
@@ -21,7 +21,7 @@ export const transportParts = {
   ky: ky.create({ retry: 0, timeout: false, throwHttpErrors: false }),
   mapping: { answerError },
   preflight: { preflightEwayBill, preflightError },
-  rules: { checkCall, resolvePath },
+  rules: { checkCall, resolvePath, answerChecker },
   /** One HTTP exchange (with the write tracker and the reading of transport failures). */
   exchange,
   queue: { acquireOptionsOf, retryTooLate, timedOutAfterSend },
