@@ -323,7 +323,7 @@ export class Transport {
     const started = performance.now();
     const headers = attemptHeaders(this.#init.headers, call.headers, credential.authorization, call.body !== undefined);
     telemetry?.inject(headers, this.#init.runtimeFetch);
-    const http = { ky: ready.ky, fetch: this.#init.fetch };
+    const http = { ky: ready.ky, fetch: this.#init.fetch, runtime: this.#init.runtimeFetch };
     const send = () => ready.exchange(http, call, headers, credential.redact, release, earlierSend);
     let outcome: SlotOutcome | undefined;
     let answer: AnswerInfo | undefined;
