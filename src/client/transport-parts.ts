@@ -6,7 +6,7 @@ import ky from 'ky';
 import { answerError } from '../errors/map-response.js';
 import { preflightError, preflightEwayBill } from '../gst/preflight.js';
 import { exchange } from './exchange.js';
-import { acquireOptionsOf, retryTooLate, timedOutAfterSend } from './queue-call.js';
+import { acquireOptionsOf, endedBeforeSend, notGranted, retryTooLate, timedOutAfterSend } from './queue-call.js';
 import { answerChecker, checkCall, resolvePath } from './request-rules.js';
 
 /**
@@ -24,7 +24,7 @@ export const transportParts = {
   rules: { checkCall, resolvePath, answerChecker },
   /** One HTTP exchange (with the write tracker and the reading of transport failures). */
   exchange,
-  queue: { acquireOptionsOf, retryTooLate, timedOutAfterSend },
+  queue: { acquireOptionsOf, retryTooLate, timedOutAfterSend, notGranted, endedBeforeSend },
 } as const;
 
 export type TransportParts = typeof transportParts;

@@ -4,11 +4,10 @@
 // whose one result is reported once, to hooks, logger and telemetry together, in `#report`.
 import { type AnswerInfo, isSuccessAnswer } from '../errors/answer.js';
 import { ApiError, UnauthorizedError } from '../errors/api-error.js';
-import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
 import { requestIdOf } from '../errors/request-id.js';
 import { ServiceError } from '../errors/service-error.js';
 import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from '../errors/transport-errors.js';
-import { abortableDelay, abortError } from '../internal/abort.js';
+import { abortableDelay } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
 import type { QueueStatus } from '../throttle/queue-options.js';
 import { queuePlace } from '../throttle/queue-place-lazy.js';
@@ -234,7 +233,7 @@ export class Transport {
     if (known) return this.#slot(call, ready, attempt, known, earlierSend, telemetry, next);
     return credentials.read({ signal: call.signal, timeout: call.timeout, request: call.request }).then(
       (credential) => this.#slot(call, ready, attempt, credential, earlierSend, telemetry, next),
-      (error: unknown) => next(this.#ended(attempt, error, call, earlierSend)),
+      (error: unknown) => next(this.#ended(attempt, error, call, earlierSend, ready)),
     );
   }
 
@@ -266,24 +265,16 @@ export class Transport {
           release: typeof granted === 'function' ? (granted as ReleaseSlot) : undefined,
           queuedMs: Math.round(performance.now() - queuedSince),
         }),
-      (error: unknown) => {
-        // The SDK's own limiters reject with typed errors; a partner's may throw anything: nothing was sent either way.
-        // A queue deadline that passed on a retry's wait is made anew, saying an earlier request may have reached it.
-        if (call.signal?.aborted || error instanceof ServiceError)
-          return next(this.#ended(attempt, ready.queue.timedOutAfterSend(error, call, earlierSend), call, earlierSend));
-        const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        const message = `The rate limiter could not grant a slot (its acquire() failed: ${why.slice(0, 300)}); nothing was sent`;
-        const unavailable = new RateLimiterUnavailableError(message, { cause: error, earlierSend });
-        return next(this.#ended(attempt, unavailable, call, earlierSend));
-      },
+      (error: unknown) =>
+        next(this.#ended(attempt, ready.queue.notGranted(error, call, earlierSend), call, earlierSend, ready)),
     );
   }
 
   /** The one result of an attempt that ended before its request was made (see `#queue`). */
-  #ended(attempt: number, error: unknown, call: Call, earlierSend: boolean): AttemptResult {
+  #ended(attempt: number, error: unknown, call: Call, earlierSend: boolean, ready: TransportParts): AttemptResult {
     return {
       attempt,
-      error: this.#beforeSend(error, call, earlierSend),
+      error: ready.queue.endedBeforeSend(error, call, earlierSend),
       final: true,
       reached: false,
       queuedMs: 0,
@@ -313,7 +304,7 @@ export class Transport {
         // Nothing was sent: the slot goes back unused.
         if (release)
           callUserCallback('rateLimiter release', release, [{ rateLimited: false, unused: true }], logger ?? console);
-        return this.#ended(attempt, error, call, earlierSend);
+        return this.#ended(attempt, error, call, earlierSend, ready);
       }
     }
     // From its grant the request may leave at any moment (ky prepares it before fetch is called): the limiter must not
@@ -403,24 +394,5 @@ export class Transport {
     telemetry?.retrying(attempt, reason, delayMs);
     const event = { ...call.request, attempt, docHashId: call.docHashId, queuedMs, reason, delayMs };
     emit(this.#init.hooks, this.#init.logger, 'onRetry', event);
-  }
-
-  /**
-   * The error of an attempt that failed before its request was made (the key, the limiter, the caller's abort), built
-   * once, knowing whether an earlier request of the call may have reached the service.
-   */
-  #beforeSend(error: unknown, call: Call, earlierSend: boolean): Error {
-    const { signal, request } = call;
-    if (signal?.aborted)
-      return earlierSend ? new AbortedAfterSendError({ request, cause: signal.reason }) : abortError(signal);
-    if (!earlierSend || mayHaveSucceeded(error)) return error as Error;
-    // A limiter's own error, made without knowing of the earlier request: made anew, of its class, saying so.
-    if (error instanceof RateLimiterConfigurationError) {
-      return new RateLimiterConfigurationError(error.message, { cause: error.cause ?? error, earlierSend });
-    }
-    if (error instanceof RateLimiterUnavailableError) {
-      return new RateLimiterUnavailableError(error.message, { cause: error.cause ?? error, earlierSend });
-    }
-    return failedAfterEarlierSend(error, request);
   }
 }
