@@ -27,6 +27,12 @@ export async function run() {
     return [
       row(`${label}: raw fetch`, `1.00× = ${usText('fetch')}`, undefined, 'reference'),
       row(`  ky alone`, `${x(kyRatio)} = ${usText('ky')}`, undefined, 'reference'),
+      row(
+        `  ky as the SDK's exchange calls it (one instance, no retry, no timeout)`,
+        `${x(ratio('ky-as-sdk'))} = ${usText('ky-as-sdk')}`,
+        undefined,
+        'reference',
+      ),
       row(`  openapi-fetch`, `${x(ratio('openapi-fetch'))} = ${usText('openapi-fetch')}`, undefined, 'reference'),
       row(
         `  SDK, preflight off`,

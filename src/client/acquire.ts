@@ -67,47 +67,64 @@ const several = /* @__PURE__ */ lazyPart(() => import('../throttle/budgets.js'))
  * request leaves; a partner's limiter is asked for each in turn, each grant but the last marked `leaving()` while the
  * next is awaited. Every order is the same sorted one, so two calls never wait for each other in a circle; when a
  * later wait fails, the grants already made are given back unused.
+ *
+ * Resolves to what the limiter granted, as it granted it (the release function, or anything else for a limiter that
+ * has nothing to release: the caller keeps a function only). Not an async function, and no closure of its own on the
+ * usual path (one budget, no deadline): a call queued for its slot holds the limiter's promise and nothing more of
+ * this module (issue 29, item 8). Never throws: a limiter that throws rejects.
  */
-export async function acquireBudgets(
+export function acquireBudgets(
   limiter: RateLimiter,
   keyIds: readonly string[],
   signal: AbortSignal | undefined,
   logger: Logger | undefined,
   // Their onQueued called once per attempt, however many budgets it waits for (../client/queue-call.ts).
   options?: AcquireOptions,
-): Promise<ReleaseSlot | undefined> {
-  if (options?.deadline === undefined) return acquireAll(limiter, keyIds, signal, logger, options);
-  // A limiter that does not keep deadlines (a partner's) is given a signal that aborts at the call's (queue-place.ts).
-  const { withinDeadline } = queuePlace.value ?? (await queuePlace.load());
-  return withinDeadline(limiter, signal, options, (ending) => acquireAll(limiter, keyIds, ending, logger, options));
+): Promise<unknown> {
+  try {
+    if (options?.deadline === undefined) return acquireAll(limiter, keyIds, signal, logger, options);
+    // A limiter that does not keep deadlines (a partner's) is given a signal that aborts at the call's (queue-place.ts).
+    const within = (place: NonNullable<typeof queuePlace.value>) =>
+      place.withinDeadline(limiter, signal, options, (ending) => acquireAll(limiter, keyIds, ending, logger, options));
+    return queuePlace.value ? within(queuePlace.value) : queuePlace.load().then(within);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
-async function acquireAll(
+function acquireAll(
   limiter: RateLimiter,
   keyIds: readonly string[],
   signal: AbortSignal | undefined,
   logger: Logger | undefined,
   options: AcquireOptions | undefined,
-): Promise<ReleaseSlot | undefined> {
+): Promise<unknown> {
   const all = (limiter as Partial<MultiBudgetLimiter>)[ACQUIRE_ALL];
   if (keyIds.length === 1 || all) {
-    // Without options, a partner's limiter is called as it always was: `acquire(keyId, signal)`.
-    const acquiring = all
-      ? all.call(limiter, keyIds, signal, options)
-      : options
-        ? limiter.acquire(keyIds[0] as string, signal, options)
-        : limiter.acquire(keyIds[0] as string, signal);
-    const granted = await untilAbort(limiter, acquiring, signal, logger);
-    return typeof granted === 'function' ? granted : undefined;
+    let acquiring: Promise<Granted>;
+    try {
+      // Without options, a partner's limiter is called as it always was: `acquire(keyId, signal)`.
+      acquiring = Promise.resolve(
+        all
+          ? all.call(limiter, keyIds, signal, options)
+          : options
+            ? limiter.acquire(keyIds[0] as string, signal, options)
+            : limiter.acquire(keyIds[0] as string, signal),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return untilAbort(limiter, acquiring, signal, logger);
   }
-  const { acquireSeveral } = several.value ?? (await several.load());
-  return acquireSeveral(
-    limiter,
-    (limiter as { [ACQUIRE_HELD]?: AcquireHeld })[ACQUIRE_HELD],
-    keyIds,
-    signal,
-    (acquiring) => untilAbort(limiter, acquiring, signal, logger),
-    (slot) => giveBack(slot, logger),
-    options,
-  );
+  const inOrder = ({ acquireSeveral }: typeof import('../throttle/budgets.js')) =>
+    acquireSeveral(
+      limiter,
+      (limiter as { [ACQUIRE_HELD]?: AcquireHeld })[ACQUIRE_HELD],
+      keyIds,
+      signal,
+      (acquiring) => untilAbort(limiter, acquiring, signal, logger),
+      (slot) => giveBack(slot, logger),
+      options,
+    );
+  return several.value ? inOrder(several.value) : several.load().then(inOrder);
 }

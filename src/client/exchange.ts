@@ -86,7 +86,12 @@ export function parseJson(text: string): unknown {
  * nothing, and an answered request holds no timer (issue 9, finding 5).
  */
 export async function exchange(
-  http: { readonly ky: KyInstance; readonly fetch: typeof globalThis.fetch },
+  http: {
+    readonly ky: KyInstance;
+    readonly fetch: typeof globalThis.fetch;
+    /** Whether `fetch` is the runtime's own (no `fetch` option). */
+    readonly runtime: boolean;
+  },
   call: Call,
   headers: Readonly<Record<string, string>>,
   redact: Redactor,
@@ -140,7 +145,23 @@ export async function exchange(
     dispatched = true;
     // The attempt's signal goes to fetch itself, not through ky: ky would join it to its own with AbortSignal.any,
     // and Node keeps such joined signals long after the call (docs/benchmarks.md, `leak`).
-    const answer = raceAbort(http.fetch(resource, { ...init, signal: attempt.signal }), aborted);
+    const signal = attempt.signal;
+    // The runtime's own fetch gets ky's request as its URL and init: given a Request and an init, fetch builds a
+    // second Request from the first (its body stream taken over), which cost more CPU per call than ky's own work
+    // (docs/benchmarks.md, "What ky costs"). The request on the wire is the same; a `fetch` option still gets ky's
+    // Request, as before.
+    const sending =
+      http.runtime && resource instanceof Request
+        ? http.fetch(resource.url, {
+            ...init,
+            method: resource.method,
+            headers: resource.headers,
+            body: call.body,
+            redirect: resource.redirect,
+            signal,
+          })
+        : http.fetch(resource, { ...init, signal });
+    const answer = raceAbort(sending, aborted);
     // Where no write was seen starting (Bun, Deno, workerd, a custom fetch), the request is in the runtime's hands once
     // fetch returns: reported again, so a pause of this process between the report above and the runtime taking the
     // request (tens of ms on a loaded machine) cannot bring the key's next request closer. Node's fetch reports the write

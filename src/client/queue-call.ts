@@ -1,6 +1,15 @@
-// What a call tells the rate limiter about its wait (issue 30), and the error of a wait that cannot end in time:
-// one of the transport's started parts (./transport.ts `startTransport`), off the client's first chunk.
-import type { QueueTimeoutError } from '../errors/transport-errors.js';
+// What a call tells the rate limiter about its wait (issue 30), the error of a wait that cannot end in time, and the
+// error of an attempt that ended before it sent: one of the transport's started parts (./transport.ts
+// `startTransport`), off the client's first chunk.
+import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
+import { ServiceError } from '../errors/service-error.js';
+import {
+  AbortedAfterSendError,
+  failedAfterEarlierSend,
+  mayHaveSucceeded,
+  type QueueTimeoutError,
+} from '../errors/transport-errors.js';
+import { abortError } from '../internal/abort.js';
 import type { AcquireOptions } from '../throttle/queue-options.js';
 import { queuedOnce, queueTimeout } from '../throttle/queue-place.js';
 import type { Call } from './call.js';
@@ -56,4 +65,35 @@ export function acquireOptionsOf(
       ? (info) => emit(hooks, logger, 'onQueued', { ...call.request, attempt, docHashId: call.docHashId, ...info })
       : undefined,
   });
+}
+
+/**
+ * The error of an attempt whose limiter did not grant its slot: the SDK's own limiters reject with typed errors (a
+ * queue deadline that passed on a retry's wait made anew, saying an earlier request may have reached the service); a
+ * partner's may throw anything, made a `RateLimiterUnavailableError`. Nothing was sent either way.
+ */
+export function notGranted(error: unknown, call: Call, earlierSend: boolean): unknown {
+  if (call.signal?.aborted || error instanceof ServiceError) return timedOutAfterSend(error, call, earlierSend);
+  const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const message = `The rate limiter could not grant a slot (its acquire() failed: ${why.slice(0, 300)}); nothing was sent`;
+  return new RateLimiterUnavailableError(message, { cause: error, earlierSend });
+}
+
+/**
+ * The error of an attempt that ended before its request was made (the key, the limiter, the caller's abort), built
+ * once, knowing whether an earlier request of the call may have reached the service (`earlierSend`).
+ */
+export function endedBeforeSend(error: unknown, call: Call, earlierSend: boolean): Error {
+  const { signal, request } = call;
+  if (signal?.aborted)
+    return earlierSend ? new AbortedAfterSendError({ request, cause: signal.reason }) : abortError(signal);
+  if (!earlierSend || mayHaveSucceeded(error)) return error as Error;
+  // A limiter's own error, made without knowing of the earlier request: made anew, of its class, saying so.
+  if (error instanceof RateLimiterConfigurationError) {
+    return new RateLimiterConfigurationError(error.message, { cause: error.cause ?? error, earlierSend });
+  }
+  if (error instanceof RateLimiterUnavailableError) {
+    return new RateLimiterUnavailableError(error.message, { cause: error.cause ?? error, earlierSend });
+  }
+  return failedAfterEarlierSend(error, request);
 }

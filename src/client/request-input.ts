@@ -152,7 +152,8 @@ export declare namespace StandardSchemaV1 {
   }
 }
 
-type StandardResult<Output> = Awaited<ReturnType<StandardSchemaV1<Output>['~standard']['validate']>>;
+/** What a Standard Schema's `validate` resolves to. */
+export type StandardResult<Output> = Awaited<ReturnType<StandardSchemaV1<Output>['~standard']['validate']>>;
 
 /** Checks `schema` is a Standard Schema. */
 export function checkSchema(schema: unknown): StandardSchemaV1 | undefined {
@@ -164,17 +165,4 @@ export function checkSchema(schema: unknown): StandardSchemaV1 | undefined {
     );
   }
   return schema as StandardSchemaV1;
-}
-
-/** The issues of a failed Standard Schema check, as the SDK's issues. */
-export function schemaIssues(result: StandardResult<unknown>): ReturnType<typeof validationIssue>[] {
-  return (result.issues ?? []).map((issue) =>
-    validationIssue(
-      (issue.path ?? []).map((segment) => {
-        const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
-        return typeof key === 'symbol' ? String(key) : (key as string | number);
-      }),
-      issue.message,
-    ),
-  );
 }

@@ -1,9 +1,14 @@
 // The rules of a `client.request` call checked once ky is loaded: the URL of its path (one that cannot leave the base
 // URL, whatever a back-end makes of it) and its query, a GET without a body, and `idempotent`. Imported with ky on the
 // first `request` (not with the SDK), so a bundle that splits code keeps it out of the client's first chunk; they run
-// before the call asks for its rate-limit slot.
+// before the call asks for its rate-limit slot. The check of a success answer against `options.schema` comes with them.
+import type { AnswerInfo } from '../errors/answer.js';
+import { UnexpectedResponseError } from '../errors/api-error.js';
+import { validationIssue } from '../errors/validation-error.js';
 import { describeType, describeValue } from '../internal/describe.js';
 import type { HttpMethod } from './call.js';
+import type { StandardResult, StandardSchemaV1 } from './request-input.js';
+import { responseMeta } from './results.js';
 
 /**
  * The call's `idempotent` option, checked against the method, once a GET is known to carry no body: `false` when the
@@ -116,4 +121,74 @@ function appendQuery(url: URL, query: unknown): void {
       url.searchParams.append(name, String(item));
     }
   }
+}
+
+/** The issues of a failed Standard Schema check, as the SDK's issues. */
+function schemaIssues(result: StandardResult<unknown>): ReturnType<typeof validationIssue>[] {
+  return (result.issues ?? []).map((issue) =>
+    validationIssue(
+      (issue.path ?? []).map((segment) => {
+        const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
+        return typeof key === 'symbol' ? String(key) : (key as string | number);
+      }),
+      issue.message,
+    ),
+  );
+}
+
+/**
+ * The check of a `request` call's success answer against its `options.schema`: resolves to the schema's value, or
+ * rejects with an `UnexpectedResponseError` (`reason: 'schema'`) that keeps the answer (the service acted).
+ */
+export function answerChecker(
+  schema: StandardSchemaV1,
+  method: HttpMethod,
+  path: string,
+): (answer: AnswerInfo) => Promise<unknown> {
+  return async (answer) => {
+    const data = answer.json;
+    const mismatch = (issues: UnexpectedResponseError['issues'], why: string, cause?: unknown) => {
+      const error = new UnexpectedResponseError({
+        status: answer.status,
+        message: `The service's answer to ${method} ${path} ${why}`,
+        body: data,
+        // An error: every copy of the key redacted, whatever its length.
+        headers: { ...responseMeta(answer, answer.redact?.text ?? String).headers },
+        request: answer.request,
+        issues,
+        reason: 'schema',
+        contentType: answer.headers.get('content-type') ?? undefined,
+        bodyBytes: answer.bodyBytes,
+      });
+      if (cause !== undefined)
+        Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
+      return error;
+    };
+    // The service answered 2xx: it acted. A schema that throws, or returns something that is not a Standard Schema
+    // result, must not turn that into an error that hides it (a caller could send the POST again).
+    let checked: unknown;
+    try {
+      checked = await schema['~standard'].validate(data);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : describeValue(error);
+      throw mismatch(
+        [validationIssue([], `the schema threw: ${why}`)],
+        'could not be checked: options.schema threw',
+        error,
+      );
+    }
+    const result = checked as { value?: unknown; issues?: unknown } | null;
+    if (
+      typeof result !== 'object' ||
+      result === null ||
+      (result.issues !== undefined && !Array.isArray(result.issues))
+    ) {
+      const got = `the schema returned ${describeValue(checked)}, not a Standard Schema result ({ value } or { issues })`;
+      throw mismatch([validationIssue([], got)], 'could not be checked: options.schema returned no result');
+    }
+    if (result.issues) {
+      throw mismatch(schemaIssues(result as Parameters<typeof schemaIssues>[0]), 'does not match the schema given');
+    }
+    return result.value;
+  };
 }

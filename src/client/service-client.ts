@@ -1,5 +1,4 @@
 import type { AnswerInfo } from '../errors/answer.js';
-import { UnexpectedResponseError } from '../errors/api-error.js';
 import { ValidationError, validationIssue } from '../errors/validation-error.js';
 import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
@@ -23,14 +22,7 @@ import {
   resolveOptions,
   type ServiceClientOptions,
 } from './options.js';
-import {
-  checkSchema,
-  HTTP_METHODS,
-  jsonBody,
-  type QueryValue,
-  type StandardSchemaV1,
-  schemaIssues,
-} from './request-input.js';
+import { checkSchema, HTTP_METHODS, jsonBody, type QueryValue, type StandardSchemaV1 } from './request-input.js';
 import {
   type EwayBillResult,
   ewayBillNumberIn,
@@ -193,8 +185,11 @@ export class ServiceClient {
     return this.#sendEwayBill(docHashId, body, callOptions, undefined, ready);
   }
 
-  /** Sends an e-way bill's body (checked, or recorded by the journal) through the transport. */
-  async #sendEwayBill(
+  /**
+   * Sends an e-way bill's body (checked, or recorded by the journal) through the transport. Not an async function: a
+   * call queued for its slot holds no frame of it (issue 29, item 8).
+   */
+  #sendEwayBill(
     docHashId: string,
     body: string,
     callOptions: CallOptions,
@@ -214,13 +209,7 @@ export class ServiceClient {
       },
       callOptions,
     );
-    const answer = await this.#transport.send(call, ready);
-    const { message } = answer.json as { message?: unknown };
-    // A service that echoes the key in its message never hands it back in a result (as in errors).
-    const text = typeof message === 'string' ? successRedact(answer)(message) : '';
-    const ewayBillNumber = ewayBillNumberIn(text);
-    const result = ewayBillNumber ? { success: true, message: text, ewayBillNumber } : { success: true, message: text };
-    return withMeta(result as EwayBillResult, metaOfAnswer(answer));
+    return this.#transport.send(call, ready).then(ewayBillResult);
   }
 
   /**
@@ -276,52 +265,7 @@ export class ServiceClient {
       const answer = await this.#transport.send(makeCall(target, resolved), ready);
       return withMeta(answer.json as RequestResult<T>, metaOfAnswer(answer));
     }
-    const checkAnswer = async (answer: AnswerInfo): Promise<unknown> => {
-      const data = answer.json;
-      const mismatch = (issues: UnexpectedResponseError['issues'], why: string, cause?: unknown) => {
-        const error = new UnexpectedResponseError({
-          status: answer.status,
-          message: `The service's answer to ${method} ${path} ${why}`,
-          body: data,
-          // An error: every copy of the key redacted, whatever its length.
-          headers: { ...responseMeta(answer, answer.redact?.text ?? String).headers },
-          request: answer.request,
-          issues,
-          reason: 'schema',
-          contentType: answer.headers.get('content-type') ?? undefined,
-          bodyBytes: answer.bodyBytes,
-        });
-        if (cause !== undefined)
-          Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
-        return error;
-      };
-      // The service answered 2xx: it acted. A schema that throws, or returns something that is not a Standard Schema
-      // result, must not turn that into an error that hides it (a caller could send the POST again).
-      let checked: unknown;
-      try {
-        checked = await schema['~standard'].validate(data);
-      } catch (error) {
-        const why = error instanceof Error ? error.message : describeValue(error);
-        throw mismatch(
-          [validationIssue([], `the schema threw: ${why}`)],
-          'could not be checked: options.schema threw',
-          error,
-        );
-      }
-      const result = checked as { value?: unknown; issues?: unknown } | null;
-      if (
-        typeof result !== 'object' ||
-        result === null ||
-        (result.issues !== undefined && !Array.isArray(result.issues))
-      ) {
-        const got = `the schema returned ${describeValue(checked)}, not a Standard Schema result ({ value } or { issues })`;
-        throw mismatch([validationIssue([], got)], 'could not be checked: options.schema returned no result');
-      }
-      if (result.issues) {
-        throw mismatch(schemaIssues(result as Parameters<typeof schemaIssues>[0]), 'does not match the schema given');
-      }
-      return result.value;
-    };
+    const checkAnswer = ready.rules.answerChecker(schema, method, path);
     // The schema is checked in the send path, before the call's span ends: a mismatch fails the call's span too.
     let value: unknown;
     const check = async (answer: AnswerInfo) => {
@@ -445,6 +389,16 @@ export class ServiceClient {
 
 /** The journal's flow (issue 31), imported on the first call of a client with a journal: see journaled.ts. */
 const journaledPart = /* @__PURE__ */ lazyPart(() => import('./journaled.js'));
+
+/** What `createEwayBill` resolves to: the success answer's message, its e-way bill number, its `lastResponse`. */
+function ewayBillResult(answer: AnswerInfo): EwayBillResult {
+  const { message } = answer.json as { message?: unknown };
+  // A service that echoes the key in its message never hands it back in a result (as in errors).
+  const text = typeof message === 'string' ? successRedact(answer)(message) : '';
+  const ewayBillNumber = ewayBillNumberIn(text);
+  const result = ewayBillNumber ? { success: true, message: text, ewayBillNumber } : { success: true, message: text };
+  return withMeta(result as EwayBillResult, metaOfAnswer(answer));
+}
 
 /** The status, headers and request id of an answer, its headers with the key redacted. */
 function metaOfAnswer(answer: AnswerInfo): ResponseMeta {

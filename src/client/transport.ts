@@ -2,14 +2,12 @@
 // client's headers, the rate limiter, the key, hooks, logger, telemetry, the retry policy), starts once (the parts
 // imported on the first call), and sends a `Call` (./call.ts): the retry loop in `send`, one attempt in `#attempt`,
 // whose one result is reported once, to hooks, logger and telemetry together, in `#report`.
-import type { KyInstance } from 'ky';
 import { type AnswerInfo, isSuccessAnswer } from '../errors/answer.js';
 import { ApiError, UnauthorizedError } from '../errors/api-error.js';
-import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
 import { requestIdOf } from '../errors/request-id.js';
 import { ServiceError } from '../errors/service-error.js';
 import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from '../errors/transport-errors.js';
-import { abortableDelay, abortError } from '../internal/abort.js';
+import { abortableDelay } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
 import type { QueueStatus } from '../throttle/queue-options.js';
 import { queuePlace } from '../throttle/queue-place-lazy.js';
@@ -22,28 +20,9 @@ import { attemptHeaders, type HeaderRecord } from './headers.js';
 import { noteAttempts } from './results.js';
 import type { RetryPolicy } from './retry.js';
 import { type CallTelemetry, startCall } from './telemetry.js';
+import type { TransportParts } from './transport-parts.js';
 
-/**
- * What the transport imports on its first call rather than with the SDK, so that a bundler that splits code keeps
- * them out of the client's first chunk, and a process that imports the SDK and never sends does not load them: ky
- * (which makes Node load undici), the mapping of error answers (with `PortalError` and the portal's descriptions),
- * the preflight's rules (with the PIN code and state tables), the rules of `request` (its path and body), and the
- * HTTP exchange itself.
- */
-export interface TransportParts {
-  /** One ky instance for every client: a client's headers go with each attempt, the fetch and signal with each request. */
-  readonly ky: KyInstance;
-  readonly mapping: typeof import('../errors/map-response.js');
-  readonly preflight: typeof import('../gst/preflight.js');
-  readonly rules: typeof import('./request-rules.js');
-  /** One HTTP exchange (with the write tracker and the reading of transport failures). */
-  readonly exchange: typeof import('./exchange.js')['exchange'];
-  /**
-   * What a call tells the limiter about its wait, and its `QueueTimeoutError`s. Loaded with the place in line
-   * (`queuePlace`: the priority queue, the deadline's checks), which the limiters then find at once.
-   */
-  readonly queue: typeof import('./queue-call.js');
-}
+export type { TransportParts } from './transport-parts.js';
 
 let parts: TransportParts | undefined;
 let starting: Promise<TransportParts> | undefined;
@@ -57,18 +36,9 @@ let waiting = 0;
  */
 export function startTransport(): Promise<TransportParts> | TransportParts {
   if (parts !== undefined && waiting === 0) return parts;
-  starting ??= Promise.all([
-    import('ky'),
-    import('../errors/map-response.js'),
-    import('../gst/preflight.js'),
-    import('./request-rules.js'),
-    import('./exchange.js'),
-    import('./queue-call.js'),
-    queuePlace.load(),
-  ]).then(
-    ([kyModule, mapping, preflight, rules, { exchange }, queue]) => {
-      const ky = kyModule.default.create({ retry: 0, timeout: false, throwHttpErrors: false });
-      parts = { ky, mapping, preflight, rules, exchange, queue };
+  starting ??= Promise.all([import('./transport-parts.js'), queuePlace.load()]).then(
+    ([loaded]) => {
+      parts = loaded.transportParts;
       return parts;
     },
     (error: unknown) => {
@@ -113,6 +83,16 @@ interface AttemptResult {
   readonly credential: Credential | undefined;
 }
 
+/** The continuation of a wait that hands its outcome back as it is (`await`ed by the retry loop). */
+const asIs = <T>(value: T): T => value;
+
+/** An attempt's key and its granted slot: what the attempt needs, after its wait, to send. */
+interface Granted {
+  readonly credential: Credential;
+  readonly release: ReleaseSlot | undefined;
+  readonly queuedMs: number;
+}
+
 export class Transport {
   readonly #init: TransportInit;
 
@@ -133,13 +113,27 @@ export class Transport {
    *
    * Hand-written rather than ky's `retry`: see docs/architecture.md.
    */
-  async send(call: Call, ready: TransportParts): Promise<AnswerInfo> {
-    const { credentials, retryPolicy } = this.#init;
+  send(call: Call, ready: TransportParts): Promise<AnswerInfo> {
     const starting = startCall(
       { method: call.method, route: call.route, url: call.url, docHashId: call.docHashId },
-      () => credentials.label(),
+      () => this.#init.credentials.label(),
     );
-    const telemetry = starting ? await starting : undefined;
+    if (starting) return starting.then((telemetry) => this.#run(call, ready, telemetry, undefined));
+    // The slot before the state (issue 29, item 8): the first attempt asks for its slot now, and the retry loop's
+    // frame starts once it is granted, so a call queued for its slot holds the call and the limiter's entry only.
+    return this.#queue(call, ready, 1, undefined, call.earlierSend, undefined, (first) =>
+      this.#run(call, ready, undefined, first),
+    );
+  }
+
+  /** The retry loop of `send`, from the first attempt's slot (`first`, when it was asked for already). */
+  async #run(
+    call: Call,
+    ready: TransportParts,
+    telemetry: CallTelemetry | undefined,
+    first: Granted | AttemptResult | undefined,
+  ): Promise<AnswerInfo> {
+    const { credentials, retryPolicy } = this.#init;
     // Whether a request of this call may have reached the service (createEwayBillOnce's resend starts with it).
     let earlierSend = call.earlierSend;
     // The requests of the call that may have reached the service: answered, or failed after they may have left.
@@ -150,7 +144,9 @@ export class Transport {
     let result: AttemptResult | undefined;
     let error: unknown;
     for (let attempt = 1; ; attempt++) {
-      result = await this.#attempt(call, ready, attempt, rotated, earlierSend, telemetry);
+      const queued = first ?? (await this.#queue(call, ready, attempt, rotated, earlierSend, telemetry, asIs));
+      first = undefined;
+      result = 'final' in queued ? queued : await this.#attempt(call, ready, attempt, queued, earlierSend, telemetry);
       rotated = undefined;
       if (result.reached) reached++;
       if (result.answer) lastStatus = result.answer.status;
@@ -215,57 +211,91 @@ export class Transport {
   }
 
   /**
-   * One attempt: the key, its rate-limit slot, the exchange, the answer mapped. Its one result is reported once
-   * (`#report`) when a request was made; a failure before that (the limiter, the key, the caller's abort) ends the
-   * call unreported, as nothing was sent.
+   * The wait of an attempt: its key, then its rate-limit slot. Resolves to the key and the grant, or to the attempt's
+   * one result when it ended before its request was made (the limiter, the key, the caller's abort): the call then
+   * ends unreported, as nothing was sent. `next` takes it from there (the retry loop). Not an async function: with a
+   * known key, the limiter is asked before this returns, and the waiting call holds no suspended frame, only the
+   * limiter's entry and one continuation (issue 29, item 8). Never throws.
    */
-  async #attempt(
+  #queue<T>(
     call: Call,
     ready: TransportParts,
     attempt: number,
     rotated: Credential | undefined,
     earlierSend: boolean,
     telemetry: CallTelemetry | undefined,
-  ): Promise<AttemptResult> {
-    const { credentials, limiter, logger, hooks } = this.#init;
-    const { signal } = call;
-    const before = (error: unknown): AttemptResult => ({
-      attempt,
-      error: this.#beforeSend(error, call, earlierSend),
-      final: true,
-      reached: false,
-      queuedMs: 0,
-      credential: undefined,
-    });
-    let credential: Credential;
-    try {
-      // The key is read before the attempt queues: it is one of the budgets the attempt waits for. A fixed key is
-      // known (from the client's construction where hashing is synchronous, else from its first derivation): no turn
-      // of the event loop before the limiter. A key function's read ends at the call's abort or timeout.
-      credential =
-        rotated ??
-        credentials.fixed ??
-        (await credentials.read({ signal, timeout: call.timeout, request: call.request }));
-    } catch (error) {
-      return before(error);
-    }
+    next: (queued: Granted | AttemptResult) => T | PromiseLike<T>,
+  ): Promise<T> {
+    const { credentials } = this.#init;
+    // The key is read before the attempt queues: it is one of the budgets the attempt waits for. A fixed key is
+    // known (from the client's construction where hashing is synchronous, else from its first derivation): no turn
+    // of the event loop before the limiter. A key function's read ends at the call's abort or timeout.
+    const known = rotated ?? credentials.fixed;
+    if (known) return this.#slot(call, ready, attempt, known, earlierSend, telemetry, next);
+    return credentials.read({ signal: call.signal, timeout: call.timeout, request: call.request }).then(
+      (credential) => this.#slot(call, ready, attempt, credential, earlierSend, telemetry, next),
+      (error: unknown) => next(this.#ended(attempt, error, call, earlierSend, ready)),
+    );
+  }
+
+  /** The slot of an attempt whose key is known (see `#queue`). */
+  #slot<T>(
+    call: Call,
+    ready: TransportParts,
+    attempt: number,
+    credential: Credential,
+    earlierSend: boolean,
+    telemetry: CallTelemetry | undefined,
+    next: (queued: Granted | AttemptResult) => T | PromiseLike<T>,
+  ): Promise<T> {
+    const { limiter, logger, hooks } = this.#init;
     const queuedSince = performance.now();
-    let release: ReleaseSlot | undefined;
+    let acquiring: Promise<unknown>;
     try {
       // The one place a call asks the limiter, with the call's priority, queue deadline and onQueued (./queue-call.ts).
       telemetry?.queuing(limiter, credential.budgets);
       const told = ready.queue.acquireOptionsOf(call, attempt, hooks, logger, emit);
-      release = await acquireBudgets(limiter, credential.budgets, signal, logger, told);
+      acquiring = acquireBudgets(limiter, credential.budgets, call.signal, logger, told);
     } catch (error) {
-      // The SDK's own limiters reject with typed errors; a partner's may throw anything: nothing was sent either way.
-      // A queue deadline that passed on a retry's wait is made anew, saying an earlier request may have reached it.
-      if (signal?.aborted || error instanceof ServiceError)
-        return before(ready.queue.timedOutAfterSend(error, call, earlierSend));
-      const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      const message = `The rate limiter could not grant a slot (its acquire() failed: ${why.slice(0, 300)}); nothing was sent`;
-      return before(new RateLimiterUnavailableError(message, { cause: error, earlierSend }));
+      acquiring = Promise.reject(error);
     }
-    const queuedMs = Math.round(performance.now() - queuedSince);
+    return acquiring.then(
+      (granted) =>
+        next({
+          credential,
+          release: typeof granted === 'function' ? (granted as ReleaseSlot) : undefined,
+          queuedMs: Math.round(performance.now() - queuedSince),
+        }),
+      (error: unknown) =>
+        next(this.#ended(attempt, ready.queue.notGranted(error, call, earlierSend), call, earlierSend, ready)),
+    );
+  }
+
+  /** The one result of an attempt that ended before its request was made (see `#queue`). */
+  #ended(attempt: number, error: unknown, call: Call, earlierSend: boolean, ready: TransportParts): AttemptResult {
+    return {
+      attempt,
+      error: ready.queue.endedBeforeSend(error, call, earlierSend),
+      final: true,
+      reached: false,
+      queuedMs: 0,
+      credential: undefined,
+    };
+  }
+
+  /**
+   * One attempt, its slot granted (`#queue`): the journal's intent, the exchange, the answer mapped. Its one result is
+   * reported once (`#report`).
+   */
+  async #attempt(
+    call: Call,
+    ready: TransportParts,
+    attempt: number,
+    { credential, release, queuedMs }: Granted,
+    earlierSend: boolean,
+    telemetry: CallTelemetry | undefined,
+  ): Promise<AttemptResult> {
+    const { logger, hooks } = this.#init;
     if (call.journal) {
       // The journal's intent (issue 31), recorded before the request can leave: after a crash from here on, the record
       // says the request may have been sent. If it cannot be recorded, nothing is sent.
@@ -275,7 +305,7 @@ export class Transport {
         // Nothing was sent: the slot goes back unused.
         if (release)
           callUserCallback('rateLimiter release', release, [{ rateLimited: false, unused: true }], logger ?? console);
-        return before(error);
+        return this.#ended(attempt, error, call, earlierSend, ready);
       }
     }
     // From its grant the request may leave at any moment (ky prepares it before fetch is called): the limiter must not
@@ -285,7 +315,7 @@ export class Transport {
     const started = performance.now();
     const headers = attemptHeaders(this.#init.headers, call.headers, credential.authorization, call.body !== undefined);
     telemetry?.inject(headers, this.#init.runtimeFetch);
-    const http = { ky: ready.ky, fetch: this.#init.fetch };
+    const http = { ky: ready.ky, fetch: this.#init.fetch, runtime: this.#init.runtimeFetch };
     const send = () => ready.exchange(http, call, headers, credential.redact, release, earlierSend);
     let outcome: SlotOutcome | undefined;
     let answer: AnswerInfo | undefined;
@@ -365,24 +395,5 @@ export class Transport {
     telemetry?.retrying(attempt, reason, delayMs);
     const event = { ...call.request, attempt, docHashId: call.docHashId, queuedMs, reason, delayMs };
     emit(this.#init.hooks, this.#init.logger, 'onRetry', event);
-  }
-
-  /**
-   * The error of an attempt that failed before its request was made (the key, the limiter, the caller's abort), built
-   * once, knowing whether an earlier request of the call may have reached the service.
-   */
-  #beforeSend(error: unknown, call: Call, earlierSend: boolean): Error {
-    const { signal, request } = call;
-    if (signal?.aborted)
-      return earlierSend ? new AbortedAfterSendError({ request, cause: signal.reason }) : abortError(signal);
-    if (!earlierSend || mayHaveSucceeded(error)) return error as Error;
-    // A limiter's own error, made without knowing of the earlier request: made anew, of its class, saying so.
-    if (error instanceof RateLimiterConfigurationError) {
-      return new RateLimiterConfigurationError(error.message, { cause: error.cause ?? error, earlierSend });
-    }
-    if (error instanceof RateLimiterUnavailableError) {
-      return new RateLimiterUnavailableError(error.message, { cause: error.cause ?? error, earlierSend });
-    }
-    return failedAfterEarlierSend(error, request);
   }
 }
