@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { listenOnLoopback } from '../helpers/loopback.js';
+import { watchTraffic } from '../helpers/traffic.js';
 
 /** What the server does with one create request, after checking the key. */
 export type Script =
@@ -71,37 +72,25 @@ export async function startBillServer(options: {
   const scripts = new Map<string, Script[]>();
   const posts: Post[] = [];
   const waiters: Array<() => void> = [];
-  let latestAnswered = false; // the latest request that arrived was answered (or its connection dropped)
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const index = posts.length; // this request's place among the arrivals (pushed below)
-      const answered = () => {
-        if (index === posts.length - 1) latestAnswered = true;
-      };
-      const send = (status: number, body: unknown) => {
-        answered();
+      const send = (status: number, body: unknown) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
-      const drop = () => {
-        answered();
-        req.socket.destroy();
-      };
       const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
       const match = /^\/api\/partner\/v2\/ewaybill\/([^/]+)$/.exec(req.url ?? '');
       if (req.method !== 'POST' || !match?.[1]) return send(404, { success: false, error_code: 'NOT_FOUND' });
       const docHashId = decodeURIComponent(match[1]);
       const text = Buffer.concat(chunks).toString('utf8');
       posts.push({ key, docHashId, at: Date.now(), body: text ? JSON.parse(text) : undefined });
-      latestAnswered = false;
       for (const wake of waiters.splice(0)) wake();
       if (!keys.has(key)) return send(401, { success: false, error_code: 'UNAUTHORIZED', message: 'bad key' });
       if (!documents.has(docHashId)) {
         return send(400, { success: false, error_code: 'INVALID_HASH_ID', message: `No document ${docHashId}` });
       }
       const script = scripts.get(docHashId)?.shift() ?? 'normal';
-      if (script === 'drop') return drop();
+      if (script === 'drop') return req.socket.destroy();
       if (script === 'hang') return;
       if (script === 'error-500') return send(500, { success: false, error_code: 'INTERNAL_SERVER_ERROR' });
       if (script === 'rate-limited' || script === 'rate-limited-long') {
@@ -125,13 +114,14 @@ export async function startBillServer(options: {
         return send(400, { success: false, error_code: 'PORTAL_ERROR_604', message: 'already generated' });
       }
       generated.set(docHashId, (generated.get(docHashId) ?? 0) + 1);
-      if (script === 'generate-then-drop') return drop();
+      if (script === 'generate-then-drop') return req.socket.destroy();
       if (script === 'generate-then-hang') return;
       const answer = () => send(200, { success: true, message: `E-way bill generated for ${docHashId}` });
       if (script === 'generate-then-slow') return later(slowMs, answer);
       answer();
     });
   });
+  const traffic = watchTraffic(server);
   const { port, close } = await listenOnLoopback(server);
   return {
     baseUrl: `http://127.0.0.1:${port}/api/partner`,
@@ -144,26 +134,8 @@ export async function startBillServer(options: {
     script(docHashId: string, ...steps: Script[]) {
       scripts.set(docHashId, [...(scripts.get(docHashId) ?? []), ...steps]);
     },
-    /**
-     * Client hooks that count attempts, and `inTransit()`: true while a request has left the client and not yet arrived,
-     * or the server has answered (or dropped) the attempt the client is waiting for and the client has not yet seen it.
-     * For `runOnFakeClock(work, max, { holdWhile: inTransit })`: the clock moves only while the server holds what it
-     * holds on purpose, so a short timeout can cut a hung request but never an answer a loaded machine is slow to
-     * deliver. For one client sending one attempt at a time (the hooked client's attempts are the server's only ones).
-     */
-    traffic() {
-      let sent = 0;
-      let done = 0;
-      const hooks = {
-        onRequest: () => {
-          sent += 1;
-        },
-        onResponse: () => {
-          done += 1;
-        },
-      };
-      return { hooks, inTransit: () => sent > posts.length || (sent > done && latestAnswered) };
-    },
+    /** Hooks for one client, and whether its traffic is on its way: see `watchTraffic` (test/helpers/traffic.ts). */
+    traffic: () => traffic,
     /** Resolves once no slow answer is pending: every bill the service was still working on is recorded. */
     idle: () =>
       new Promise<void>((resolve) => {
