@@ -4,9 +4,10 @@ import { createServer } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ServiceClient, TimeoutError } from 'invoicing-service-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useFakeClock } from '../helpers/fake-clock.js';
+import { runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
 import { freshKey } from '../helpers/model.js';
+import { watchTraffic } from '../helpers/traffic.js';
 
 /** A loopback stand-in for the service: answers `status` (401 in the service's envelope, or 200) and counts arrivals. */
 async function server(status: 200 | 401) {
@@ -23,8 +24,9 @@ async function server(status: 200 | 401) {
       );
     });
   });
+  const traffic = watchTraffic(http);
   const { port, close } = await listenOnLoopback(http);
-  return { baseUrl: `http://127.0.0.1:${port}/api/partner`, arrivals, close };
+  return { baseUrl: `http://127.0.0.1:${port}/api/partner`, arrivals, traffic, close };
 }
 
 /** A key function that records each read and answers `answers[i]` (a key, or a promise) on the i-th one. */
@@ -106,13 +108,18 @@ describe('a key function that never settles', () => {
     try {
       const old = freshKey('refused-timeout');
       const key = keyFunction(() => old, never);
-      // Generous: the same timeout bounds the first attempt, which must get its 401 in time on a busy machine.
-      const client = new ServiceClient({ apiKey: key.apiKey, baseUrl: service.baseUrl, timeout: 3000 });
-      const error = await client.request('GET', '/v2/product/list').catch((e: unknown) => e);
+      // The same timeout bounds the first attempt, which must get its 401: on the fake clock, which stands still while
+      // the request or its answer is on its way, so a busy machine cannot make that attempt time out instead.
+      const { hooks, inTransit } = service.traffic;
+      const client = new ServiceClient({ apiKey: key.apiKey, baseUrl: service.baseUrl, timeout: 3000, hooks });
+      useFakeClock();
+      const work = client.request('GET', '/v2/product/list');
+      const error = await runOnFakeClock(work, 30_000, { holdWhile: inTransit }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TimeoutError);
       expect(error).toMatchObject({ code: 'TIMEOUT', mayHaveSucceeded: false, timeout: 3000 });
       expect(service.arrivals).toEqual([`Bearer ${old}`]);
     } finally {
+      vi.useRealTimers();
       await service.close();
     }
   }, 15_000);

@@ -1,8 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import { inspect } from 'node:util';
 import { ConnectionError, type RetryEvent, ServiceClient, TimeoutError } from 'invoicing-service-sdk';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 import { freshKey, validModel } from '../helpers/model.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const BASE_URL = 'https://service.test/api/partner';
 
@@ -96,9 +101,20 @@ describe("the runtime fetch's blocked ports (review of issue 28, finding 9)", ()
 describe('a custom fetch that ignores the signal cannot make a call hang', () => {
   const never = () => new Promise<Response>(() => {});
 
-  it('ends with a TimeoutError when fetch never settles', async () => {
-    const { client } = clientWith(never, { timeout: 50 });
-    const error = await client.createEwayBill('doc', validModel()).catch((e: unknown) => e);
+  it('ends with a TimeoutError when fetch never settles (fake clock: the timeout passes once fetch has it)', async () => {
+    // On the real clock a loaded machine could spend the 50 ms preparing the request: the timeout then ends it before
+    // fetch (nothing sent, mayHaveSucceeded false), which is another test's case. The clock stands still until then.
+    let fetched = false;
+    const { client } = clientWith(
+      () => {
+        fetched = true;
+        return never();
+      },
+      { timeout: 50 },
+    );
+    useFakeClock();
+    const work = client.createEwayBill('doc', validModel());
+    const error = await runOnFakeClock(work, 30_000, { holdWhile: () => !fetched }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ mayHaveSucceeded: true });
   });
@@ -113,6 +129,7 @@ describe('a custom fetch that ignores the signal cannot make a call hang', () =>
     expect(error).toMatchObject({ name: 'AbortedAfterSendError', mayHaveSucceeded: true, cause: 'user left' });
   });
 
+  // Only the timeout is asserted here: it ends the call whether it passes before or after fetch.
   it('ends with a TimeoutError when the body stalls after the headers', async () => {
     const stalled = new ReadableStream<Uint8Array>({
       start(controller) {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { listenOnLoopback } from './loopback.js';
+import { watchTraffic } from './traffic.js';
 
 /** How the fault server answers one request. */
 export type Fault = (req: IncomingMessage, res: ServerResponse, socket: Socket) => void;
@@ -19,9 +20,12 @@ export async function startFaultServer(faults: Fault[], fallback?: Fault) {
       fault(req, res, req.socket);
     });
   });
+  const traffic = watchTraffic(server);
   const { port, close } = await listenOnLoopback(server);
   return {
     baseUrl: `http://127.0.0.1:${port}/api/partner`,
+    /** Hooks for one client, and whether its traffic is on its way: see `watchTraffic`. */
+    traffic,
     get posts() {
       return posts;
     },

@@ -2,8 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { journalBodyHash } from 'invoicing-service-sdk/journal';
 import { createRedisJournal, JournalClaimLostError, type RedisLike } from 'invoicing-service-sdk/redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildEntry } from '../cli/cli-process.js';
+import { runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 import { LIBRARIES } from '../redis/clients.js';
 import { startRedis, type TestRedis } from '../redis/redis-server.js';
 
@@ -25,27 +26,34 @@ const quiet = { warn: () => {} };
 
 /**
  * The client, except that the answers of the journal's `intent` op reach the journal 2 s after Redis sent them (Redis
- * applies the intent at once): an intent whose answer comes after the journal's deadline.
+ * applies the intent at once): an intent whose answer comes after the journal's deadline. `busy()` says whether a
+ * command is still on its way to or from Redis (the intent's answer held on purpose is not): the test's fake clock
+ * stands still then, so only the held answer can miss the deadline, however slowly a loaded Redis answers the rest.
  */
-function lateIntents(redis: RedisLike): RedisLike {
+function lateIntents(redis: RedisLike): { redis: RedisLike; busy(): boolean } {
+  let outstanding = 0;
   const opOf = (name: string | symbol, args: unknown[]) => {
     if (typeof args[1] === 'number') return args[3]; // ioredis: evalsha(sha, numKeys, key, op, ...)
     if (name === 'evalSha' || name === 'eval') return (args[1] as { arguments?: string[] } | undefined)?.arguments?.[0];
     return undefined;
   };
-  return new Proxy(redis as object, {
+  const proxy = new Proxy(redis as object, {
     get(target, name) {
       const value = Reflect.get(target, name) as unknown;
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         const answer = (value as (...a: unknown[]) => unknown).apply(target, args);
-        if (opOf(name, args) !== 'intent') return answer;
-        return Promise.resolve(answer).then(
-          (reply) => new Promise((resolve) => setTimeout(() => resolve(reply), 2000)),
-        );
+        if (!(answer instanceof Promise)) return answer;
+        outstanding += 1;
+        const answered = answer.finally(() => {
+          outstanding -= 1;
+        });
+        if (opOf(name, args) !== 'intent') return answered;
+        return answered.then((reply) => new Promise((resolve) => setTimeout(() => resolve(reply), 2000)));
       };
     },
   }) as RedisLike;
+  return { redis: proxy, busy: () => outstanding > 0 };
 }
 
 /** Calls `check` until it returns a value (bounded): for what Redis decides on its own clock (a lease, a TTL). */
@@ -155,22 +163,19 @@ describe.each(LIBRARIES)('createRedisJournal with $name', (library) => {
   it('undoes an intent whose answer came after its deadline: nothing was sent, so the document is not left pending', async () => {
     const client = await library.connect(redis.port);
     try {
-      const journal = createRedisJournal({
-        redis: lateIntents(client.redis),
-        prefix: prefix(),
-        timeout: 1000,
-        logger: quiet,
-      });
+      const late = lateIntents(client.redis);
+      const journal = createRedisJournal({ redis: late.redis, prefix: prefix(), timeout: 1000, logger: quiet });
       const doc = { baseUrl: BASE, docHashId: 'doc-late' };
-      await journal.claim(doc, 'me', 60_000);
-      await expect(journal.recordIntent(intent('doc-late', 'me'))).rejects.toMatchObject({
-        name: 'JournalError',
-        mayHaveSucceeded: false,
-      });
+      // The fake clock (the journal's deadline and the 2 s hold) moves only while no command is on its way.
+      useFakeClock();
+      await runOnFakeClock(journal.claim(doc, 'me', 60_000), 30_000, { holdWhile: late.busy });
+      const recorded = runOnFakeClock(journal.recordIntent(intent('doc-late', 'me')), 30_000, { holdWhile: late.busy });
+      await expect(recorded).rejects.toMatchObject({ name: 'JournalError', mayHaveSucceeded: false });
       // One connection answers in order: this read comes after the intent Redis applied, and after what followed it.
       expect(await journal.get(doc)).toBeUndefined();
       expect(await journal.pending()).toEqual([]);
     } finally {
+      vi.useRealTimers();
       await client.close();
     }
   });

@@ -140,10 +140,14 @@ describe.each(LIBRARIES)('a claim abandoned at its deadline, with $name', (libra
         onError: () => {},
       });
       const event = withId(DOCUMENT_EVENT, eventId());
-      // Redis stalls for 1.5 s (every client paused: the pause is in effect once Redis has said OK): the claim misses
-      // its 300 ms deadline, then runs when Redis wakes up.
-      await admin.command(['CLIENT', 'PAUSE', '1500', 'ALL']);
-      expect((await handler(deliveryRequest(event))).status).toBe(500);
+      // Redis stalls (its process stopped, so it answers nothing until thawed, however long the claim takes to reach
+      // it): the claim misses its 300 ms deadline, then runs when Redis wakes up.
+      await stalling.freeze();
+      try {
+        expect((await handler(deliveryRequest(event))).status).toBe(500);
+      } finally {
+        stalling.thaw();
+      }
       // Redis is awake again once it answers.
       await admin.command(['PING']);
       // The service's redelivery (the lease is 2 minutes): it is redelivered until it is taken, as the service does;

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { listenOnLoopback } from '../helpers/loopback.js';
 
@@ -39,6 +40,14 @@ export interface TestRedis {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /**
+   * Stops the process (SIGSTOP) and resolves once the kernel reports it stopped: from then on Redis answers nothing
+   * until `thaw()`, whatever the machine's load (a `CLIENT PAUSE` of a given length can end before a loaded client's
+   * command reaches it, and cannot be lifted early).
+   */
+  freeze(): Promise<void>;
+  /** Lets a frozen process run again (SIGCONT). */
+  thaw(): void;
 }
 
 /** Spawns `redis-server` with `args` and resolves once it accepts connections (its output says so). */
@@ -89,10 +98,27 @@ export async function startRedis(extraArgs: readonly string[] = []): Promise<Tes
     if (!running || running.exitCode !== null) return;
     const exited = once(running, 'exit');
     running.kill('SIGTERM');
+    running.kill('SIGCONT'); // a frozen one acts on the SIGTERM once it runs
     await exited;
   };
+  const freeze = async () => {
+    const pid = child?.pid;
+    if (pid === undefined) throw new Error('redis-server is not running');
+    process.kill(pid, 'SIGSTOP');
+    // The state field of /proc/PID/stat (after the name in parentheses) is T once the process is stopped. Bounded in
+    // count; a stop takes effect within a scheduling round, so the bound only guards against a hang.
+    for (let check = 0; check < 10_000; check++) {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    throw new Error('redis-server did not stop after SIGSTOP');
+  };
+  const thaw = () => {
+    if (child?.pid !== undefined) process.kill(child.pid, 'SIGCONT');
+  };
   await start();
-  return { port, url: `redis://127.0.0.1:${port}`, stop, start };
+  return { port, url: `redis://127.0.0.1:${port}`, stop, start, freeze, thaw };
 }
 
 /** A TCP server on loopback that accepts connections and never answers: a hung Redis. */

@@ -13,6 +13,7 @@ import {
   ServiceClient,
 } from 'invoicing-service-sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 import { freshKey, validModel } from '../helpers/model.js';
 import { type BillServer, startBillServer } from '../workflow/bill-server.js';
 
@@ -23,7 +24,10 @@ let server: BillServer;
 beforeEach(async () => {
   server = await startBillServer({ keys: [key], documents: ['doc_1', 'doc_2'], slowMs: 600 });
 });
-afterEach(() => server.close());
+afterEach(() => {
+  vi.useRealTimers();
+  return server.close();
+});
 
 const clientOf = (options: ConstructorParameters<typeof ServiceClient>[0] = {}) =>
   new ServiceClient({ apiKey: key, baseUrl: server.baseUrl, rateLimiter: noWait, preflight: 'off', ...options });
@@ -43,10 +47,15 @@ describe('finding 1: an abort after the request was written', () => {
   });
 
   it("the README's overall deadline (AbortSignal.timeout) on createEwayBillOnce says the bill may exist", async () => {
-    server.script('doc_1', 'generate-then-slow');
-    const error = await createEwayBillOnce(clientOf(), 'doc_1', validModel(), {
-      signal: AbortSignal.timeout(300),
-    }).catch((e: unknown) => e);
+    // The deadline starts once the request has arrived and the server holds it: an AbortSignal.timeout(300) from the
+    // start fired before the send on a loaded machine (a plain AbortError, nothing sent), which is not this test's case.
+    server.script('doc_1', 'generate-then-hang');
+    const controller = new AbortController();
+    const pending = createEwayBillOnce(clientOf(), 'doc_1', validModel(), { signal: controller.signal });
+    await server.waitForPosts(1);
+    const deadline = AbortSignal.timeout(1);
+    deadline.addEventListener('abort', () => controller.abort(deadline.reason), { once: true });
+    const error = await pending.catch((e: unknown) => e);
     expect(mayHaveSucceeded(error)).toBe(true);
     expect((error as Error).name).toBe('AbortedAfterSendError');
     expect(server.generated.get('doc_1')).toBe(1);
@@ -205,9 +214,12 @@ describe('finding 4: once the first attempt may have made the bill, every outcom
 
   it('inside one call: a timeout after sending, then 429s with retryWhenMaybeSent', async () => {
     server.script('doc_1', 'generate-then-hang', 'rate-limited', 'rate-limited');
-    const error = await clientOf({ timeout: 300 })
-      .createEwayBill('doc_1', validModel(), { retryWhenMaybeSent: true })
-      .catch((e: unknown) => e);
+    // Fake clock, held while a request or an answer is on its way: the 300 ms timeout cuts the held first attempt,
+    // never a 429 a loaded machine is slow to deliver.
+    const { hooks, inTransit } = server.traffic();
+    useFakeClock();
+    const work = clientOf({ timeout: 300, hooks }).createEwayBill('doc_1', validModel(), { retryWhenMaybeSent: true });
+    const error = await runOnFakeClock(work, 30_000, { holdWhile: inTransit }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(mayHaveSucceeded(error)).toBe(true);
     expect(server.generated.get('doc_1')).toBe(1);
@@ -215,22 +227,31 @@ describe('finding 4: once the first attempt may have made the bill, every outcom
 });
 
 describe('finding 5: the resend does not race a first request the service is still working on', () => {
+  // Both on a fake clock (the server's 600 ms too), held while a request or an answer is on its way: on the real clock
+  // a loaded machine could deliver the resend's answer after the 200 ms timeout, or the first request after the
+  // resend's 800 ms wait had begun, and the order the test is about would be the machine's, not the scenario's.
   it('with the delay, a service that records its bill late still ends with one bill (a 604 on the resend)', async () => {
-    // The first attempt times out at 200 ms; the service records the bill at 600 ms and the resend comes after 800.
+    // The first attempt times out at 200 ms; the service records the bill at 600 ms and the resend comes after 1000.
     server.script('doc_1', 'check-then-record-later', 'normal');
-    const result = await createEwayBillOnce(clientOf({ timeout: 200 }), 'doc_1', validModel(), {
-      resendDelayMs: 800,
-    });
+    const { hooks, inTransit } = server.traffic();
+    useFakeClock();
+    const work = createEwayBillOnce(clientOf({ timeout: 200, hooks }), 'doc_1', validModel(), { resendDelayMs: 800 });
+    const result = await runOnFakeClock(work, 30_000, { holdWhile: inTransit });
     expect(result.outcome).toBe('already-generated');
     expect(server.generated.get('doc_1')).toBe(1);
   });
 
   it('without it, the same service makes two bills: what the delay is for', async () => {
     server.script('doc_1', 'check-then-record-later', 'normal');
-    const result = await createEwayBillOnce(clientOf({ timeout: 200 }), 'doc_1', validModel(), { resendDelayMs: 0 });
+    const { hooks, inTransit } = server.traffic();
+    useFakeClock();
+    const work = createEwayBillOnce(clientOf({ timeout: 200, hooks }), 'doc_1', validModel(), { resendDelayMs: 0 });
+    const result = await runOnFakeClock(work, 30_000, { holdWhile: inTransit });
     expect(result.outcome).toBe('generated-on-resend');
-    // The first request records its bill when the service gets to it, after the resend's answer.
-    await vi.waitFor(() => expect(server.generated.get('doc_1')).toBe(2), { timeout: 3000, interval: 50 });
+    expect(server.generated.get('doc_1')).toBe(1);
+    // The first request records its bill when the service gets to it (600 ms), after the resend's answer.
+    await runOnFakeClock(server.idle());
+    expect(server.generated.get('doc_1')).toBe(2);
   });
 
   it('refuses a resendDelayMs that is not a number of milliseconds', async () => {

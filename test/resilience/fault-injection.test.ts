@@ -13,7 +13,8 @@ import {
   type ServiceClientOptions,
   TimeoutError,
 } from 'invoicing-service-sdk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 import {
   type Fault,
   hangUp,
@@ -121,11 +122,26 @@ describe('faults where the service may have acted: a typed error, and the POST i
     expect(posts).toBe(1);
   });
 
-  it('retries after a possible send only when the caller opts in for that call', async () => {
-    const { value, posts, retries } = await run([slow(5000)], { timeout: 1000 }, { retryWhenMaybeSent: true });
-    expect(value).toEqual({ success: true, message: 'E-way bill generated' });
-    expect(posts).toBe(2);
-    expect(retries.map((r) => r.reason)).toEqual(['TIMEOUT']);
+  it('retries after a possible send only when the caller opts in for that call (fake clock)', async () => {
+    // The 1000 ms timeout also bounds the retry, whose answer must arrive: on the real clock a loaded machine could take
+    // longer to deliver it. The fake clock stands still while a request or an answer is on its way, so the timeout
+    // cuts only the first attempt, which the server holds (slow 5000, on the same clock).
+    const server = await startFaultServer([slow(5000)]);
+    const retries: RetryEvent[] = [];
+    try {
+      const { onRequest, onResponse } = server.traffic.hooks;
+      const hooks = { onRequest, onResponse, onRetry: (e: RetryEvent) => retries.push(e) };
+      const client = new ServiceClient({ apiKey: freshKey('fault'), baseUrl: server.baseUrl, hooks, timeout: 1000 });
+      useFakeClock();
+      const work = client.createEwayBill('doc_1', validModel(), { retryWhenMaybeSent: true });
+      const value = await runOnFakeClock(work, 30_000, { holdWhile: server.traffic.inTransit });
+      expect(value).toEqual({ success: true, message: 'E-way bill generated' });
+      expect(server.posts).toBe(2);
+      expect(retries.map((r) => r.reason)).toEqual(['TIMEOUT']);
+    } finally {
+      vi.useRealTimers();
+      await server.close();
+    }
   });
 
   it('an abort in flight rejects with AbortedAfterSendError carrying the reason (the bill may exist)', async () => {

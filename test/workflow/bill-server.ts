@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { listenOnLoopback } from '../helpers/loopback.js';
+import { watchTraffic } from '../helpers/traffic.js';
 
 /** What the server does with one create request, after checking the key. */
 export type Script =
@@ -120,6 +121,7 @@ export async function startBillServer(options: {
       answer();
     });
   });
+  const traffic = watchTraffic(server);
   const { port, close } = await listenOnLoopback(server);
   return {
     baseUrl: `http://127.0.0.1:${port}/api/partner`,
@@ -132,6 +134,8 @@ export async function startBillServer(options: {
     script(docHashId: string, ...steps: Script[]) {
       scripts.set(docHashId, [...(scripts.get(docHashId) ?? []), ...steps]);
     },
+    /** Hooks for one client, and whether its traffic is on its way: see `watchTraffic` (test/helpers/traffic.ts). */
+    traffic: () => traffic,
     /** Resolves once no slow answer is pending: every bill the service was still working on is recorded. */
     idle: () =>
       new Promise<void>((resolve) => {
