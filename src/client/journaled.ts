@@ -3,7 +3,7 @@
 // (service-client.ts, `journaledPart`), never with the SDK: a client without a journal loads none of this.
 import type { AnswerInfo } from '../errors/answer.js';
 import { JournalClaimLostError, JournalError } from '../errors/journal-error.js';
-import { answerError } from '../errors/map-response.js';
+import { answerError } from '../errors/map-answer.js';
 import { isAlreadyGenerated } from '../errors/portal-error.js';
 import { mayHaveSucceeded } from '../errors/transport-errors.js';
 import { abortableDelay } from '../internal/abort.js';

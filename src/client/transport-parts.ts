@@ -3,7 +3,7 @@
 // with a lazily loaded module into a chunk per set of such modules, fetched before the client runs: one lazily
 // loaded module for the parts keeps those chunks few (issue 29's first load, docs/benchmarks.md).
 import ky from 'ky';
-import { answerError } from '../errors/map-response.js';
+import { answerError } from '../errors/map-answer.js';
 import { preflightError, preflightEwayBill } from '../gst/preflight.js';
 import { exchange } from './exchange.js';
 import { acquireOptionsOf, endedBeforeSend, notGranted, retryTooLate, timedOutAfterSend } from './queue-call.js';

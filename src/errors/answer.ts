@@ -2,7 +2,7 @@ import type { Redactor } from '../internal/redact.js';
 import type { RequestSummary } from './api-error.js';
 
 // What the send path needs of an answer before it knows whether it is an error: its shape, whether it is the call's
-// success answer, and a short excerpt of a body. The mapping of an error answer to a typed error (map-response.ts,
+// success answer, and a short excerpt of a body. The mapping of an error answer to a typed error (map-answer.ts,
 // with PortalError and the portal's descriptions) is imported only when an error answer arrives, so a bundle
 // that splits code keeps it out of the client's first chunk.
 

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import { type RateLimitError, ServiceClient } from 'invoicing-service-sdk';
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../src/errors/map-response.js';
+import { parseRetryAfter } from '../../src/errors/map-answer.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
 import { freshKey } from '../helpers/model.js';
 
