@@ -67,6 +67,19 @@ export function acquireOptionsOf(
   });
 }
 
+/** How late a limiter's grant may come after the queue deadline: the default limiter's margin, its timers' tolerance. */
+const GRANT_TOLERANCE_MS = 25;
+
+/**
+ * The error of an attempt whose slot was granted after the call's queue deadline (a starved event loop fired the
+ * limiter's timer late): it did not start within its `maxQueueWait`, so it does not start now. After a possible send
+ * (`earlierSend`), it says so. `undefined` when the grant came in time, or the call has no deadline.
+ */
+export function grantedTooLate(call: Call, earlierSend: boolean): QueueTimeoutError | undefined {
+  if (call.queueDeadline === undefined || Date.now() <= call.queueDeadline + GRANT_TOLERANCE_MS) return undefined;
+  return queueTimeout(call, undefined, earlierSend ? { cause: undefined } : undefined);
+}
+
 /**
  * The error of an attempt whose limiter did not grant its slot: the SDK's own limiters reject with typed errors (a
  * queue deadline that passed on a retry's wait made anew, saying an earlier request may have reached the service); a

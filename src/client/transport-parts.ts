@@ -6,7 +6,14 @@ import ky from 'ky';
 import { answerError } from '../errors/map-answer.js';
 import { preflightError, preflightEwayBill } from '../gst/preflight.js';
 import { exchange } from './exchange.js';
-import { acquireOptionsOf, endedBeforeSend, notGranted, retryTooLate, timedOutAfterSend } from './queue-call.js';
+import {
+  acquireOptionsOf,
+  endedBeforeSend,
+  grantedTooLate,
+  notGranted,
+  retryTooLate,
+  timedOutAfterSend,
+} from './queue-call.js';
 import { answerChecker, checkCall, resolvePath } from './request-rules.js';
 
 /**
@@ -24,7 +31,7 @@ export const transportParts = {
   rules: { checkCall, resolvePath, answerChecker },
   /** One HTTP exchange (with the write tracker and the reading of transport failures). */
   exchange,
-  queue: { acquireOptionsOf, retryTooLate, timedOutAfterSend, notGranted, endedBeforeSend },
+  queue: { acquireOptionsOf, retryTooLate, timedOutAfterSend, notGranted, endedBeforeSend, grantedTooLate },
 } as const;
 
 export type TransportParts = typeof transportParts;

@@ -260,12 +260,17 @@ export class Transport {
       acquiring = Promise.reject(error);
     }
     return acquiring.then(
-      (granted) =>
-        next({
-          credential,
-          release: typeof granted === 'function' ? (granted as ReleaseSlot) : undefined,
-          queuedMs: Math.round(performance.now() - queuedSince),
-        }),
+      (granted) => {
+        const release = typeof granted === 'function' ? (granted as ReleaseSlot) : undefined;
+        // A grant that came past the queue deadline (its timer fired late on a starved event loop) is given back: the
+        // call did not start within its maxQueueWait, and nothing is sent.
+        const late = ready.queue.grantedTooLate(call, earlierSend);
+        if (late) {
+          if (release) callUserCallback('rateLimiter release', release, [{ unused: true }], logger ?? console);
+          return next(this.#ended(attempt, late, call, earlierSend, ready));
+        }
+        return next({ credential, release, queuedMs: Math.round(performance.now() - queuedSince) });
+      },
       (error: unknown) =>
         next(this.#ended(attempt, ready.queue.notGranted(error, call, earlierSend), call, earlierSend, ready)),
     );
