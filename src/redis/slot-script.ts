@@ -167,6 +167,10 @@ if op == 'acquire' then
     if holder ~= nil then first = math.max(first, holder.s + period) end
     wake = first + (pos - 2) * period + check
   end
+  -- A caller with a deadline asks again within half the time it has left, however far its checks have backed off (a
+  -- key held long backs them off to twice the hold): the key may be free by then, and the ask has the other half to
+  -- come back on a busy machine. At halving delays, until less than lookahead is left.
+  if maxWait >= lookahead and wake > now + maxWait / 2 then wake = now + maxWait / 2 end
   wake = math.max(wake, now + 1)
   q[qi].d = wake + grace
   if ARGV[11] then

@@ -468,3 +468,32 @@ describe("a call with maxQueueWait behind its own process's call and other proce
     }
   }, 60_000);
 });
+
+describe('a call with maxQueueWait first in line behind a grant held long (waitForAnswer)', () => {
+  it('asks again before its deadline, however long the key was held, and is granted once the key is free', async () => {
+    const keyId = `attack-held-${keyCount++}`;
+    const options = { waitForAnswer: true, answerWaitLimit: 30_000 };
+    const [holder, urgent] = [await limiterOf(options), await limiterOf(options)];
+    const first = (await holder.limiter.acquire(keyId)) as ReleaseSlot;
+    // The grant is held (its answer awaited) for 4.1 s on Redis's clock: the first waiter's checks back double from
+    // 500 ms after the grant, past now, to 8 s after it: 3.9 s from now. The priority-processes clock test met this
+    // when two children's start-ups on a loaded machine held the key that long.
+    const held = Object.values(((await keyState(admin, keyId)) as { fl: Record<string, { s: number }> }).fl);
+    await redisClockPast(Math.max(...held.map((flight) => flight.s)) + 4100);
+    const call = urgent.limiter
+      .acquire(keyId, undefined, { priority: 'high', deadline: Date.now() + 3000, maxQueueWait: 3000 })
+      .catch((error: unknown) => error);
+    const asked = await urgent.spy.next((c) => c.op === 'acquire' && c.reply !== undefined);
+    // [0 (ask again), µs]: before the fix it was told to ask again in 3.9 s, after its deadline, and was rejected with
+    // QUEUE_TIMEOUT without asking again, though the key was free 3 s before. Now it asks again within half its time.
+    expect(asked.reply?.[0]).toBe(0);
+    expect(asked.reply?.[1]).toBeLessThanOrEqual(1500 * 1000);
+    first();
+    const outcome = await call;
+    expect(outcome).toBeTypeOf('function');
+    const release = outcome as ReleaseSlot;
+    release.sent?.();
+    release();
+    expect(urgent.spy.calls.filter((c) => c.op === 'acquire').map((c) => c.reply?.[0])).toEqual([0, 1]);
+  }, 60_000);
+});
