@@ -83,10 +83,10 @@ function startChild(env: Record<string, string>) {
 }
 
 /** A limiter of this test on its own connection (as another process has), its script calls recorded. */
-async function limiterOf(options: object = {}) {
+async function limiterOf(options: object = {}, after?: Parameters<typeof spyScript>[1]) {
   const client = await (LIBRARIES[0] as (typeof LIBRARIES)[number]).connect(redis.port);
   clients.push(client);
-  const spy = spyScript(client.redis);
+  const spy = spyScript(client.redis, after);
   const limiter = createRedisRateLimiter({ redis: spy.redis, ...options });
   const status = async (keyId: string) =>
     (
@@ -495,5 +495,65 @@ describe('a call with maxQueueWait first in line behind a grant held long (waitF
     release.sent?.();
     release();
     expect(urgent.spy.calls.filter((c) => c.op === 'acquire').map((c) => c.reply?.[0])).toEqual([0, 1]);
+  }, 60_000);
+});
+
+describe('a low call whose pass-over grant is taken over while its process is descheduled', () => {
+  it('asks again at the head of the line, and the next grant is its own', async () => {
+    const keyId = `attack-late-low-${keyCount++}`;
+    const options = { interval: 100, margin: 5 };
+    const [holder, b] = [await limiterOf(options), await limiterOf(options)];
+    let lowTicket: string | undefined;
+    let late = false;
+    // The low call's process is "descheduled" when its first grant comes: the grant's answer is handed over only after
+    // the stream's next high call has been granted the following start, and one more high call waits.
+    const a = await limiterOf({ ...options, timeout: 30_000 }, async (call) => {
+      if (late || call.op !== 'acquire' || call.ticket !== lowTicket || call.reply?.[0] !== 1) return;
+      late = true;
+      const from = b.spy.calls.length;
+      const takenOverAndWaiting = () => {
+        const later = b.spy.calls.slice(from);
+        const taken = later.findIndex((high) => high.op === 'acquire' && high.reply?.[0] === 1);
+        return taken >= 0 && later.slice(taken + 1).some((high) => high.op === 'acquire' && high.reply?.[0] === 0);
+      };
+      await b.spy.next(takenOverAndWaiting);
+    });
+    const first = (await holder.limiter.acquire(keyId)) as ReleaseSlot;
+    first.sent?.();
+    let lowDone = false;
+    const low = a.limiter.acquire(keyId, undefined, { priority: 'low' }).then((slot) => {
+      lowDone = true;
+      (slot as ReleaseSlot).sent?.();
+      (slot as ReleaseSlot)();
+    });
+    const asked = await a.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
+    lowTicket = asked.ticket;
+    first();
+    const stream: Promise<void>[] = [];
+    const next = (): void => {
+      if (lowDone || stream.length >= 40) return;
+      stream.push(
+        b.limiter.acquire(keyId, undefined, { priority: 'high' }).then((slot) => {
+          next();
+          (slot as ReleaseSlot).sent?.();
+          (slot as ReleaseSlot)();
+        }),
+      );
+    };
+    next();
+    await low;
+    await Promise.all(stream);
+    const lows = a.spy.calls.filter((call) => call.ticket === lowTicket);
+    // Its pass-over grant came (acquire 1) and was taken over while it was late (start 0): it asked again.
+    const dropped = lows.findIndex((call) => call.op === 'start' && call.reply?.[0] === 0);
+    expect(dropped).toBeGreaterThan(0);
+    // Each ask after it: [1, µs] (granted) or [0, µs, expected µs, place 0], at the head of the line. Before the fix it
+    // was put at the back with its count of grants passed over restarted: place 1, behind the waiting high call, for
+    // 9 more grants.
+    const after = lows.slice(dropped + 1).filter((call) => call.op === 'acquire');
+    expect(after.map((call) => call.reply?.[0]).at(-1)).toBe(1);
+    expect(
+      after.filter((call) => call.reply?.[0] === 0).map((call) => (call.reply as number[] | undefined)?.[3]),
+    ).toEqual(after.slice(0, -1).map(() => 0));
   }, 60_000);
 });
