@@ -106,6 +106,33 @@ interface State {
 const waitersOf = (state: State) => (Array.isArray(state.q) ? state.q : []);
 const countsOf = (state: State) => (Array.isArray(state.pw) ? {} : (state.pw ?? {}));
 
+/**
+ * One high call of `limiter` waits for `keyId` at every moment: each grant (after `onGrant`) makes the next call, until
+ * `done()` or `most` calls. Returns a function that resolves once every call made has ended.
+ */
+function highStream(
+  limiter: ReturnType<typeof createRedisRateLimiter>,
+  keyId: string,
+  done: () => boolean,
+  most: number,
+  onGrant?: () => void,
+) {
+  const stream: Promise<void>[] = [];
+  const next = (): void => {
+    if (done() || stream.length >= most) return;
+    stream.push(
+      limiter.acquire(keyId, undefined, { priority: 'high' }).then((slot) => {
+        onGrant?.();
+        next();
+        (slot as ReleaseSlot).sent?.();
+        (slot as ReleaseSlot)();
+      }),
+    );
+  };
+  next();
+  return () => Promise.all(stream);
+}
+
 /** Resolves once Redis's clock (TIME) is past `at` (Redis ms): checked every 50 ms, at most 400 times. */
 async function redisClockPast(at: number): Promise<void> {
   for (let i = 0; i < 400 && (await redisTime(admin)) <= at; i++) {
@@ -388,21 +415,15 @@ describe('a steady stream of high calls from the process whose own low call wait
       });
       await a.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
       // One high call waits at every moment: each grant makes the next one, until the low call is granted (at most 30).
-      const stream: Promise<void>[] = [];
-      const next = (): void => {
-        if (granted.includes('low') || stream.length >= 30) return;
-        stream.push(
-          streaming.limiter.acquire(keyId, undefined, { priority: 'high' }).then((slot) => {
-            granted.push('high');
-            next();
-            (slot as ReleaseSlot).sent?.();
-            (slot as ReleaseSlot)();
-          }),
-        );
-      };
-      next();
+      const stream = highStream(
+        streaming.limiter,
+        keyId,
+        () => granted.includes('low'),
+        30,
+        () => granted.push('high'),
+      );
       await low;
-      await Promise.all(stream);
+      await stream();
       // Redis's grants in the order it made them (not the order the calls resolved in: a reply may reach a busy
       // process after the next grant's). After 9 grants in a row passed over it, the 10th is the low call's. Its
       // process may have come too late for it and taken its place again at the head of the line (see the test of a
@@ -541,20 +562,9 @@ describe('a low call whose pass-over grant is taken over while its process is de
     const asked = await a.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
     lowTicket = asked.ticket;
     first();
-    const stream: Promise<void>[] = [];
-    const next = (): void => {
-      if (lowDone || stream.length >= 40) return;
-      stream.push(
-        b.limiter.acquire(keyId, undefined, { priority: 'high' }).then((slot) => {
-          next();
-          (slot as ReleaseSlot).sent?.();
-          (slot as ReleaseSlot)();
-        }),
-      );
-    };
-    next();
+    const stream = highStream(b.limiter, keyId, () => lowDone, 40);
     await low;
-    await Promise.all(stream);
+    await stream();
     const lows = a.spy.calls.filter((call) => call.ticket === lowTicket);
     // Its pass-over grant came (acquire 1) and was taken over while it was late (start 0): it asked again.
     const dropped = lows.findIndex((call) => call.op === 'start' && call.reply?.[0] === 0);
