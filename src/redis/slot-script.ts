@@ -27,7 +27,8 @@ import { createHash } from 'node:crypto';
  * many waiters are granted before it. `status` answers the waiters per rank (in `q` and in every process), the
  * key's next start (µs from now), and the waiters per rank in `q` alone; it writes nothing. `start`
  * answers `{1, 0}` when a late grant may still be used (its start moved to now), `{0, 0}` when it must be asked
- * again. The other ops answer `{1, 0}`.
+ * again: taken over while it came late, the waiter goes back to the head of the line (with its pass-over grant, if
+ * that is how it had it). The other ops answer `{1, 0}`.
  */
 export const SLOT_SCRIPT = `
 local key, op, id = KEYS[1], ARGV[1], ARGV[2]
@@ -58,7 +59,7 @@ for _, w in ipairs(st.q or {}) do
 end
 -- The order of the grants if no one arrives or leaves: indexes into q. pc1 is the pass-over count after the first.
 local function replay()
-  local lanes, at, order, pc, pc1 = { {}, {}, {} }, { 1, 1, 1 }, {}, st.pc or 0, 0
+  local lanes, at, order, pc, pc1, over1 = { {}, {}, {} }, { 1, 1, 1 }, {}, st.pc or 0, 0, false
   for i, w in ipairs(q) do
     local lane = lanes[(w.pr or 1) + 1]
     lane[#lane + 1] = i
@@ -79,9 +80,9 @@ local function replay()
     else pc = pc + 1 end
     order[k] = lanes[r][at[r]]
     at[r] = at[r] + 1
-    if k == 1 then pc1 = pc end
+    if k == 1 then pc1, over1 = pc, r ~= top end
   end
-  return order, pc1
+  return order, pc1, over1
 end
 
 local pw = {}
@@ -111,7 +112,7 @@ if op == 'acquire' then
     q[#q + 1] = { id = id, d = 0, pr = tonumber(ARGV[9]) or 1 }
     pos = #q
   end
-  local order, pc1 = replay()
+  local order, pc1, over1 = replay()
   local rank
   for k, i in ipairs(order) do
     if i == pos then rank = k end
@@ -122,7 +123,7 @@ if op == 'acquire' then
     if ARGV[11] then
       pw[ARGV[11]] = { h = tonumber(ARGV[12]) or 0, n = tonumber(ARGV[13]) or 0, l = tonumber(ARGV[14]) or 0, d = first + grace }
     end
-    fl[id] = { s = first, p = st.ls }
+    fl[id] = { s = first, p = st.ls, pr = tonumber(ARGV[9]) or 1, po = over1 or nil }
     st.ls = first
     return save({ 1, micros(first - now) })
   end
@@ -167,6 +168,10 @@ if op == 'acquire' then
     if holder ~= nil then first = math.max(first, holder.s + period) end
     wake = first + (pos - 2) * period + check
   end
+  -- A caller with a deadline asks again within half the time it has left, however far its checks have backed off (a
+  -- key held long backs them off to twice the hold): the key may be free by then, and the ask has the other half to
+  -- come back on a busy machine. At halving delays, until less than lookahead is left.
+  if maxWait >= lookahead and wake > now + maxWait / 2 then wake = now + maxWait / 2 end
   wake = math.max(wake, now + 1)
   q[qi].d = wake + grace
   if ARGV[11] then
@@ -192,6 +197,13 @@ elseif op == 'start' then
     if now > f.s then f.s = now end
     st.ls = f.s
     return save({ 1, 0 })
+  end
+  if f and f.pr then
+    -- Its grant was taken over while it came late (a busy or descheduled process): it asks again at the head of the
+    -- line, and a grant it had by the pass-over rule stays its own (the next grant goes to it), so being late never
+    -- sends a waiter to the back or restarts its count of grants passed over.
+    table.insert(q, 1, { id = id, d = now + grace, pr = f.pr })
+    if f.po then st.pc = 9 end
   end
   fl[id] = nil
   return save({ 0, 0 })

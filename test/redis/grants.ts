@@ -1,6 +1,7 @@
 // What the Redis rate limiter decided, read from Redis: the script's own replies, and the state it keeps per key (on
 // Redis's clock, `TIME`). Tests assert on these instead of timing the limiter with the machine's clock.
 import { createHash } from 'node:crypto';
+import { connect } from 'node:net';
 import type { TestClient } from './clients.js';
 
 /** One call of the limiter's script: its op (`acquire`, `start`, `sent`, `release`, `cancel`), ticket and reply. */
@@ -77,4 +78,62 @@ export async function keyState(client: TestClient, keyId: string, prefix?: strin
 export async function redisTime(client: TestClient): Promise<number> {
   const [seconds, micros] = (await client.command(['TIME'])) as [string, string];
   return Number(seconds) * 1000 + Number(micros) / 1000;
+}
+
+/**
+ * The script's runs on the Redis at `port`, in the order Redis ran them (`MONITOR`, on its own connection): each
+ * run's op and ticket. Paired with the `calls` of the limiters' {@link spyScript}s (each ticket's runs come in the
+ * order its connection sent them), `grants` gives the grants in Redis's order, whatever order their replies reached
+ * the clients in. Resolves once Redis monitors.
+ */
+export async function monitorScript(port: number): Promise<{
+  runs: { op: string; ticket: string }[];
+  grants(calls: readonly ScriptCall[]): Promise<string[]>;
+  stop(): void;
+}> {
+  const socket = connect(port, '127.0.0.1');
+  const runs: { op: string; ticket: string }[] = [];
+  const seen = new Set<() => void>();
+  let buffered = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\r\n'); end >= 0; end = buffered.indexOf('\r\n')) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      // +<time> [<db> <client>] "evalsha" "<sha>" "1" "<key>" "<op>" "<ticket>" ...
+      const words = [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1] ?? '');
+      if (/^(evalsha|eval)$/i.test(words[0] ?? '')) runs.push({ op: words[4] ?? '', ticket: words[5] ?? '' });
+    }
+    for (const check of seen) check();
+  });
+  socket.write('MONITOR\r\n');
+  // Its first answer (+OK) comes once Redis monitors.
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('data', () => resolve());
+  });
+  /** The grants (`acquire` answered 1) in Redis's order, each named by its ticket; waits until every call is seen. */
+  const grants = async (calls: readonly ScriptCall[]) => {
+    const tickets = new Set(calls.map((call) => call.ticket));
+    const all = () => runs.filter((run) => tickets.has(run.ticket)).length >= calls.length;
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (!all()) return;
+        seen.delete(check);
+        resolve();
+      };
+      seen.add(check);
+      check();
+    });
+    const byTicket = new Map<string, ScriptCall[]>();
+    for (const call of calls) byTicket.set(call.ticket, [...(byTicket.get(call.ticket) ?? []), call]);
+    const granted: string[] = [];
+    for (const run of runs) {
+      const call = byTicket.get(run.ticket)?.shift();
+      if (run.op === 'acquire' && call?.reply?.[0] === 1) granted.push(run.ticket);
+    }
+    return granted;
+  };
+  return { runs, grants, stop: () => socket.destroy() };
 }

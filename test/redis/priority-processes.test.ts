@@ -11,7 +11,7 @@ import { QUEUE_STATUS, type QueuedInfo, type QueueStatus } from '../../src/throt
 import type { ReleaseSlot } from '../../src/throttle/rate-limiter.js';
 import { buildEntry } from '../cli/cli-process.js';
 import { LIBRARIES, type TestClient } from './clients.js';
-import { keyState, redisTime, spyScript } from './grants.js';
+import { keyState, monitorScript, redisTime, spyScript } from './grants.js';
 import { startHungServer, startRedis, type TestRedis } from './redis-server.js';
 
 let redis: TestRedis;
@@ -83,10 +83,10 @@ function startChild(env: Record<string, string>) {
 }
 
 /** A limiter of this test on its own connection (as another process has), its script calls recorded. */
-async function limiterOf(options: object = {}) {
+async function limiterOf(options: object = {}, after?: Parameters<typeof spyScript>[1]) {
   const client = await (LIBRARIES[0] as (typeof LIBRARIES)[number]).connect(redis.port);
   clients.push(client);
-  const spy = spyScript(client.redis);
+  const spy = spyScript(client.redis, after);
   const limiter = createRedisRateLimiter({ redis: spy.redis, ...options });
   const status = async (keyId: string) =>
     (
@@ -105,6 +105,33 @@ interface State {
 }
 const waitersOf = (state: State) => (Array.isArray(state.q) ? state.q : []);
 const countsOf = (state: State) => (Array.isArray(state.pw) ? {} : (state.pw ?? {}));
+
+/**
+ * One high call of `limiter` waits for `keyId` at every moment: each grant (after `onGrant`) makes the next call, until
+ * `done()` or `most` calls. Returns a function that resolves once every call made has ended.
+ */
+function highStream(
+  limiter: ReturnType<typeof createRedisRateLimiter>,
+  keyId: string,
+  done: () => boolean,
+  most: number,
+  onGrant?: () => void,
+) {
+  const stream: Promise<void>[] = [];
+  const next = (): void => {
+    if (done() || stream.length >= most) return;
+    stream.push(
+      limiter.acquire(keyId, undefined, { priority: 'high' }).then((slot) => {
+        onGrant?.();
+        next();
+        (slot as ReleaseSlot).sent?.();
+        (slot as ReleaseSlot)();
+      }),
+    );
+  };
+  next();
+  return () => Promise.all(stream);
+}
 
 /** Resolves once Redis's clock (TIME) is past `at` (Redis ms): checked every 50 ms, at most 400 times. */
 async function redisClockPast(at: number): Promise<void> {
@@ -234,8 +261,10 @@ describe("a process whose clock is an hour off Redis's (the script decides on Re
           { event: 'done' },
         ]);
         expect(late.lines.filter((line) => line.op === 'acquire').map((line) => line.reply?.[0])).toEqual([2]);
-        // A high call is ahead of them: it waits within its 5000 ms and is granted before any of them.
-        const urgent = startChild({ ...env, PRIORITY: 'high', MAX_QUEUE_WAIT: '5000', HOLD: '1' });
+        // A high call is ahead of them: it waits within its maxQueueWait and is granted before any of them. Its wait
+        // includes this test's reading of the child's line and its release of the key, seconds on a loaded machine:
+        // 20 s, still far below the clock's hour off, and the key's hold no longer backs its checks off past it.
+        const urgent = startChild({ ...env, PRIORITY: 'high', MAX_QUEUE_WAIT: '20000', HOLD: '1' });
         await urgent.next((line) => line.op === 'acquire' && line.reply?.[0] === 0);
         first();
         await urgent.next((line) => line.event === 'granted');
@@ -376,6 +405,7 @@ describe('a steady stream of high calls from the process whose own low call wait
       const [holder, a, b] = [await limiterOf(options), await limiterOf(options), await limiterOf(options)];
       const streaming = same ? a : b;
       const granted: string[] = [];
+      const monitor = await monitorScript(redis.port);
       const first = (await holder.limiter.acquire(keyId)) as ReleaseSlot;
       first.sent?.();
       const low = a.limiter.acquire(keyId, undefined, { priority: 'low' }).then((slot) => {
@@ -385,24 +415,27 @@ describe('a steady stream of high calls from the process whose own low call wait
       });
       await a.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
       // One high call waits at every moment: each grant makes the next one, until the low call is granted (at most 30).
-      const stream: Promise<void>[] = [];
-      const next = (): void => {
-        if (granted.includes('low') || stream.length >= 30) return;
-        stream.push(
-          streaming.limiter.acquire(keyId, undefined, { priority: 'high' }).then((slot) => {
-            granted.push('high');
-            next();
-            (slot as ReleaseSlot).sent?.();
-            (slot as ReleaseSlot)();
-          }),
-        );
-      };
-      next();
+      const stream = highStream(
+        streaming.limiter,
+        keyId,
+        () => granted.includes('low'),
+        30,
+        () => granted.push('high'),
+      );
       await low;
-      await Promise.all(stream);
-      // After 9 grants in a row passed over it, the 10th is the low call's.
-      expect(granted.indexOf('low')).toBeLessThanOrEqual(9);
-      expect(granted.slice(0, granted.indexOf('low')).every((name) => name === 'high')).toBe(true);
+      await stream();
+      // Redis's grants in the order it made them (not the order the calls resolved in: a reply may reach a busy
+      // process after the next grant's). After 9 grants in a row passed over it, the 10th is the low call's. Its
+      // process may have come too late for it and taken its place again at the head of the line (see the test of a
+      // pass-over grant taken over): the rule is about the script's grants, and is checked on them.
+      const order = await monitor.grants([...holder.spy.calls, ...a.spy.calls, ...(same ? [] : b.spy.calls)]);
+      monitor.stop();
+      const lowTicket = a.spy.calls[0]?.ticket;
+      const names = order.slice(1).map((ticket) => (ticket === lowTicket ? 'low' : 'high'));
+      expect(names.indexOf('low')).toBeGreaterThanOrEqual(0);
+      expect(names.indexOf('low')).toBeLessThanOrEqual(9);
+      expect(names.slice(0, names.indexOf('low')).every((name) => name === 'high')).toBe(true);
+      expect(granted).toContain('low');
     },
     60_000,
   );
@@ -466,5 +499,83 @@ describe("a call with maxQueueWait behind its own process's call and other proce
       stop.abort();
       await Promise.all(pending);
     }
+  }, 60_000);
+});
+
+describe('a call with maxQueueWait first in line behind a grant held long (waitForAnswer)', () => {
+  it('asks again before its deadline, however long the key was held, and is granted once the key is free', async () => {
+    const keyId = `attack-held-${keyCount++}`;
+    const options = { waitForAnswer: true, answerWaitLimit: 30_000 };
+    const [holder, urgent] = [await limiterOf(options), await limiterOf(options)];
+    const first = (await holder.limiter.acquire(keyId)) as ReleaseSlot;
+    // The grant is held (its answer awaited) for 4.1 s on Redis's clock: the first waiter's checks back double from
+    // 500 ms after the grant, past now, to 8 s after it: 3.9 s from now. The priority-processes clock test met this
+    // when two children's start-ups on a loaded machine held the key that long.
+    const held = Object.values(((await keyState(admin, keyId)) as { fl: Record<string, { s: number }> }).fl);
+    await redisClockPast(Math.max(...held.map((flight) => flight.s)) + 4100);
+    const call = urgent.limiter
+      .acquire(keyId, undefined, { priority: 'high', deadline: Date.now() + 3000, maxQueueWait: 3000 })
+      .catch((error: unknown) => error);
+    const asked = await urgent.spy.next((c) => c.op === 'acquire' && c.reply !== undefined);
+    // [0 (ask again), µs]: before the fix it was told to ask again in 3.9 s, after its deadline, and was rejected with
+    // QUEUE_TIMEOUT without asking again, though the key was free 3 s before. Now it asks again within half its time.
+    expect(asked.reply?.[0]).toBe(0);
+    expect(asked.reply?.[1]).toBeLessThanOrEqual(1500 * 1000);
+    first();
+    const outcome = await call;
+    expect(outcome).toBeTypeOf('function');
+    const release = outcome as ReleaseSlot;
+    release.sent?.();
+    release();
+    expect(urgent.spy.calls.filter((c) => c.op === 'acquire').map((c) => c.reply?.[0])).toEqual([0, 1]);
+  }, 60_000);
+});
+
+describe('a low call whose pass-over grant is taken over while its process is descheduled', () => {
+  it('asks again at the head of the line, and the next grant is its own', async () => {
+    const keyId = `attack-late-low-${keyCount++}`;
+    const options = { interval: 100, margin: 5 };
+    const [holder, b] = [await limiterOf(options), await limiterOf(options)];
+    let lowTicket: string | undefined;
+    let late = false;
+    // The low call's process is "descheduled" when its first grant comes: the grant's answer is handed over only after
+    // the stream's next high call has been granted the following start, and one more high call waits.
+    const a = await limiterOf({ ...options, timeout: 30_000 }, async (call) => {
+      if (late || call.op !== 'acquire' || call.ticket !== lowTicket || call.reply?.[0] !== 1) return;
+      late = true;
+      const from = b.spy.calls.length;
+      const takenOverAndWaiting = () => {
+        const later = b.spy.calls.slice(from);
+        const taken = later.findIndex((high) => high.op === 'acquire' && high.reply?.[0] === 1);
+        return taken >= 0 && later.slice(taken + 1).some((high) => high.op === 'acquire' && high.reply?.[0] === 0);
+      };
+      await b.spy.next(takenOverAndWaiting);
+    });
+    const first = (await holder.limiter.acquire(keyId)) as ReleaseSlot;
+    first.sent?.();
+    let lowDone = false;
+    const low = a.limiter.acquire(keyId, undefined, { priority: 'low' }).then((slot) => {
+      lowDone = true;
+      (slot as ReleaseSlot).sent?.();
+      (slot as ReleaseSlot)();
+    });
+    const asked = await a.spy.next((call) => call.op === 'acquire' && call.reply?.[0] === 0);
+    lowTicket = asked.ticket;
+    first();
+    const stream = highStream(b.limiter, keyId, () => lowDone, 40);
+    await low;
+    await stream();
+    const lows = a.spy.calls.filter((call) => call.ticket === lowTicket);
+    // Its pass-over grant came (acquire 1) and was taken over while it was late (start 0): it asked again.
+    const dropped = lows.findIndex((call) => call.op === 'start' && call.reply?.[0] === 0);
+    expect(dropped).toBeGreaterThan(0);
+    // Each ask after it: [1, µs] (granted) or [0, µs, expected µs, place 0], at the head of the line. Before the fix it
+    // was put at the back with its count of grants passed over restarted: place 1, behind the waiting high call, for
+    // 9 more grants.
+    const after = lows.slice(dropped + 1).filter((call) => call.op === 'acquire');
+    expect(after.map((call) => call.reply?.[0]).at(-1)).toBe(1);
+    expect(
+      after.filter((call) => call.reply?.[0] === 0).map((call) => (call.reply as number[] | undefined)?.[3]),
+    ).toEqual(after.slice(0, -1).map(() => 0));
   }, 60_000);
 });
