@@ -11,6 +11,7 @@ import { redactor } from '../internal/redact.js';
 import { createFileJournal, type FileJournal } from '../journal/file-journal.js';
 import type { EwayBillModel } from '../model/schemas.js';
 import type { CliCommand } from './args.js';
+import { withEarlierSends } from './earlier-sends.js';
 import { type InputLine, readEarlierResults, readInput } from './jsonl.js';
 import type { CliOutput } from './output.js';
 import { createProgressView, type ProgressStream } from './progress.js';
@@ -113,13 +114,16 @@ export async function runEwaybillCreate(
   // its outcome after. Only what may leave is recorded: a document refused by the model checks or the preflight is not.
   // One process at a time: the output's lock is taken first, and the journal holds `<output>.journal.lock`.
   const journal = createFileJournal(`${options.output}.journal`);
+  /** Documents an older version's ledger or an uncertain results line names as perhaps sent (filled by `run`). */
+  const earlierSends = new Set<string>();
   // Stops the batch: when the results cannot be written, or a journal record cannot (nothing more is sent).
   const halt = new AbortController();
   try {
     client = new ServiceClient({
       apiKey: context.env.SERVICE_API_KEY,
       baseUrl: context.env.SERVICE_BASE_URL,
-      journal,
+      // A 604 of a document sent before this journal is its bill, recorded so (earlier-sends.ts).
+      journal: withEarlierSends(journal, earlierSends),
       timeout: options.timeoutMs,
       preflight: options.preflight,
       onWarning: (finding) => {
@@ -151,6 +155,7 @@ export async function runEwaybillCreate(
     return await run(options, io, context, {
       client,
       journal,
+      earlierSends,
       ledger,
       halt,
       warnings,
@@ -211,6 +216,8 @@ async function waitForEarlierRequests(
 interface RunParts {
   readonly client: ServiceClient;
   readonly journal: FileJournal;
+  /** Filled with the documents sent as `mayAlreadyExist`: the client's journal shows them as perhaps sent. */
+  readonly earlierSends: Set<string>;
   readonly ledger: OldLedger;
   readonly halt: AbortController;
   readonly warnings: Map<string, PreflightFinding[]>;
@@ -343,6 +350,7 @@ async function run(
       const old = ledger.has(docHashId) || (unscopedHere && ledger.unscoped.has(docHashId));
       if (old) inOldLedger += 1;
       const mayAlreadyExist = earlier.uncertain.has(docHashId) || old;
+      if (mayAlreadyExist) parts.earlierSends.add(docHashId);
       items.push({ line, docHashId, model: model as EwayBillModel, mayAlreadyExist });
     }
     if (skipped > 0) view.note(`Skipping ${skipped} document(s) already done in ${options.output}.`);
