@@ -13,7 +13,7 @@ import type { EwayBillModel } from '../model/schemas.js';
 import type { CliCommand } from './args.js';
 import { withEarlierSends } from './earlier-sends.js';
 import { type InputLine, readEarlierResults, readInput } from './jsonl.js';
-import type { CliOutput } from './output.js';
+import { type CliOutput, stderrLogger } from './output.js';
 import { createProgressView, type ProgressStream } from './progress.js';
 import { appendSynced, takeLock, writeFully } from './run-files.js';
 import { journalScopes } from './run-journal.js';
@@ -110,6 +110,9 @@ export async function runEwaybillCreate(
     }
   }
   let client: ServiceClient | undefined;
+  const key = context.env.SERVICE_API_KEY?.trim() ?? '';
+  const keyHash = createHash('sha256').update(key).digest('hex').slice(0, 12);
+  const redact = redactor(key);
   // The run's journal (issue 31): each document's intent is recorded (appended, synced) before its request leaves, and
   // its outcome after. Only what may leave is recorded: a document refused by the model checks or the preflight is not.
   // One process at a time: the output's lock is taken first, and the journal holds `<output>.journal.lock`.
@@ -125,6 +128,10 @@ export async function runEwaybillCreate(
       // A 604 of a document sent before this journal is its bill, recorded so (earlier-sends.ts).
       journal: withEarlierSends(journal, earlierSends),
       timeout: options.timeoutMs,
+      // The client's warnings (the journal's: an outcome it could not record, a bill made from an earlier body; a
+      // retry) on stderr, the key masked. Its per-request lines only when SERVICE_LOG asks for them.
+      logger: stderrLogger(io, redact),
+      logLevel: context.env.SERVICE_LOG?.trim() ? undefined : 'warn',
       preflight: options.preflight,
       onWarning: (finding) => {
         // The preflight runs synchronously as createEwayBill starts, so `current` is the document it is about.
@@ -139,9 +146,6 @@ export async function runEwaybillCreate(
     io.err(`ewaybill create: ${(error as Error).message}`);
     return 2;
   }
-  const key = context.env.SERVICE_API_KEY?.trim() ?? '';
-  const keyHash = createHash('sha256').update(key).digest('hex').slice(0, 12);
-  const redact = redactor(key);
   const lock = takeLock(options.output);
   if ('refused' in lock) {
     io.err(`ewaybill create: ${lock.refused}`);
@@ -415,7 +419,7 @@ async function run(
         if (outputError) halt.abort();
         if (journalFailed) halt.abort(journalFailed);
       },
-      logger: { warn: (message) => io.err(redact.text(message)) },
+      logger: stderrLogger(io, redact),
     });
     view.end();
     const stopped = context.stop.aborted || halt.signal.aborted;
