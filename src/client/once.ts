@@ -145,10 +145,8 @@ function isUnreadableSuccess(error: unknown): error is UnexpectedResponseError {
  */
 function generatedUnreadable(docHashId: string, error: UnexpectedResponseError, first?: Error): EwayBillOnceResult {
   const message = `The e-way bill of document ${docHashId} was generated: the service answered ${error.status}${first ? ' to the resend' : ''}, but its answer could not be read (${error.reason}), so the bill's number is not known here`;
-  const fields = first
-    ? ({ outcome: 'generated-on-resend', recoveredFrom: first } as const)
-    : ({ outcome: 'generated', recoveredFrom: error } as const);
-  return resultOfAnswer(error, message, fields, first ? attemptsOf(first) : 0);
+  const outcome = first ? 'generated-on-resend' : 'generated';
+  return resultOfAnswer(error, message, { outcome, recoveredFrom: first ?? error }, first ? attemptsOf(first) : 0);
 }
 
 /**

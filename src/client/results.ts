@@ -134,14 +134,13 @@ export function attemptsOf(error: unknown): number {
  */
 export function withMeta<T>(result: T, meta: ResponseMeta | undefined): T {
   if (typeof result !== 'object' || result === null) return result;
-  const target = Object.isExtensible(result) ? result : plainCopy(result);
+  const extensible = Object.isExtensible(result);
+  const target = extensible ? result : plainCopy(result);
   if (!target) return result;
-  Object.defineProperty(target, 'lastResponse', { value: meta, enumerable: false, configurable: true });
-  if (target === result) return result;
-  if (Object.isFrozen(result)) Object.freeze(target);
-  else if (Object.isSealed(result)) Object.seal(target);
-  else Object.preventExtensions(target);
-  return target as T;
+  // Not enumerable. On a copy, fixed too: with the copied properties' own flags, the copy that is made non-extensible
+  // again is frozen or sealed as the original was.
+  Object.defineProperty(target, 'lastResponse', { value: meta, configurable: extensible });
+  return (extensible ? target : Object.preventExtensions(target)) as T;
 }
 
 /** An extensible copy of a plain object or array, own properties and prototype kept; `undefined` for other objects. */

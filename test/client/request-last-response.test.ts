@@ -51,6 +51,20 @@ describe('lastResponse on what request() resolves to', () => {
     expect(Object.isFrozen(list)).toBe(true);
   });
 
+  it('a sealed object a schema returns has it, and stays sealed, its fields writable (not frozen)', async () => {
+    const sealing = {
+      '~standard': {
+        version: 1,
+        vendor: 'test',
+        validate: (value: unknown) => ({ value: Object.seal({ ...(value as object) }) }),
+      },
+    } as const;
+    const doc = await clientOf().request('GET', '/v2/doc/1', { schema: sealing });
+    expect(doc.lastResponse.attempts).toBe(1);
+    expect([Object.isSealed(doc), Object.isFrozen(doc)]).toEqual([true, false]);
+    expect(Object.getOwnPropertyDescriptor(doc, 'id')?.writable).toBe(true);
+  });
+
   it('a schema returning a frozen class instance gets it as it is: no copy that would not be one', async () => {
     class Doc {
       constructor(readonly id: string) {
