@@ -4,7 +4,7 @@
 // size after BENCH_JOURNAL_DOCS documents (100,000) with the fixture's body, before and after compaction.
 // The size run writes on /dev/shm (tmpfs) when there is one: the bytes are the same, and 200,000 fsyncs on a disk
 // would take minutes; the cost rows always use the real temporary directory's disk.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { model } from '../workers/fixture.mjs';
 import { entryPath, envNumber, fixed, MiB, row, spread, summary } from './common.mjs';
-import { freePort } from './ports.mjs';
+import { freePort, startRedis } from './ports.mjs';
 
 export const title = 'the journal: cost per document (file with fsync, Redis), file size before/after compaction';
 
@@ -89,26 +89,11 @@ async function clientPerCall(rounds, count, make) {
   return summary(figures);
 }
 
-async function startRedis(extra) {
+/** A redis-server of its own on a free port, its files in a temporary directory; `extra` sets its persistence. */
+async function startJournalRedis(extra) {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'journal-bench-redis-'));
-  const child = spawn('redis-server', [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--dir',
-    dir,
-    ...extra,
-  ]);
-  let out = '';
-  for await (const chunk of child.stdout) {
-    out += chunk;
-    if (out.includes('Ready to accept connections')) break;
-  }
-  child.stdout.resume();
+  const child = await startRedis(port, ['--dir', dir, ...extra]);
   return {
     port,
     async stop() {
@@ -156,7 +141,7 @@ export async function run() {
         ['redis, no persistence', ['--appendonly', 'no']],
         ['redis, AOF appendfsync always', ['--appendonly', 'yes', '--appendfsync', 'always']],
       ]) {
-        const server = await startRedis(extra);
+        const server = await startJournalRedis(extra);
         const redis = new Redis({ host: '127.0.0.1', port: server.port });
         try {
           const figure = await perDocument(rounds, count, async (round) => ({

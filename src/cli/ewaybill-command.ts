@@ -11,8 +11,9 @@ import { redactor } from '../internal/redact.js';
 import { createFileJournal, type FileJournal } from '../journal/file-journal.js';
 import type { EwayBillModel } from '../model/schemas.js';
 import type { CliCommand } from './args.js';
+import { withEarlierSends } from './earlier-sends.js';
 import { type InputLine, readEarlierResults, readInput } from './jsonl.js';
-import type { CliOutput } from './output.js';
+import { type CliOutput, stderrLogger } from './output.js';
 import { createProgressView, type ProgressStream } from './progress.js';
 import { appendSynced, takeLock, writeFully } from './run-files.js';
 import { journalScopes } from './run-journal.js';
@@ -109,18 +110,28 @@ export async function runEwaybillCreate(
     }
   }
   let client: ServiceClient | undefined;
+  const key = context.env.SERVICE_API_KEY?.trim() ?? '';
+  const keyHash = createHash('sha256').update(key).digest('hex').slice(0, 12);
+  const redact = redactor(key);
   // The run's journal (issue 31): each document's intent is recorded (appended, synced) before its request leaves, and
   // its outcome after. Only what may leave is recorded: a document refused by the model checks or the preflight is not.
   // One process at a time: the output's lock is taken first, and the journal holds `<output>.journal.lock`.
   const journal = createFileJournal(`${options.output}.journal`);
+  /** Documents an older version's ledger or an uncertain results line names as perhaps sent (filled by `run`). */
+  const earlierSends = new Set<string>();
   // Stops the batch: when the results cannot be written, or a journal record cannot (nothing more is sent).
   const halt = new AbortController();
   try {
     client = new ServiceClient({
       apiKey: context.env.SERVICE_API_KEY,
       baseUrl: context.env.SERVICE_BASE_URL,
-      journal,
+      // A 604 of a document sent before this journal is its bill, recorded so (earlier-sends.ts).
+      journal: withEarlierSends(journal, earlierSends),
       timeout: options.timeoutMs,
+      // The client's warnings (the journal's: an outcome it could not record, a bill made from an earlier body; a
+      // retry) on stderr, the key masked. Its per-request lines only when SERVICE_LOG asks for them.
+      logger: stderrLogger(io, redact),
+      logLevel: context.env.SERVICE_LOG?.trim() ? undefined : 'warn',
       preflight: options.preflight,
       onWarning: (finding) => {
         // The preflight runs synchronously as createEwayBill starts, so `current` is the document it is about.
@@ -135,9 +146,6 @@ export async function runEwaybillCreate(
     io.err(`ewaybill create: ${(error as Error).message}`);
     return 2;
   }
-  const key = context.env.SERVICE_API_KEY?.trim() ?? '';
-  const keyHash = createHash('sha256').update(key).digest('hex').slice(0, 12);
-  const redact = redactor(key);
   const lock = takeLock(options.output);
   if ('refused' in lock) {
     io.err(`ewaybill create: ${lock.refused}`);
@@ -151,6 +159,7 @@ export async function runEwaybillCreate(
     return await run(options, io, context, {
       client,
       journal,
+      earlierSends,
       ledger,
       halt,
       warnings,
@@ -211,6 +220,8 @@ async function waitForEarlierRequests(
 interface RunParts {
   readonly client: ServiceClient;
   readonly journal: FileJournal;
+  /** Filled with the documents sent as `mayAlreadyExist`: the client's journal shows them as perhaps sent. */
+  readonly earlierSends: Set<string>;
   readonly ledger: OldLedger;
   readonly halt: AbortController;
   readonly warnings: Map<string, PreflightFinding[]>;
@@ -343,6 +354,7 @@ async function run(
       const old = ledger.has(docHashId) || (unscopedHere && ledger.unscoped.has(docHashId));
       if (old) inOldLedger += 1;
       const mayAlreadyExist = earlier.uncertain.has(docHashId) || old;
+      if (mayAlreadyExist) parts.earlierSends.add(docHashId);
       items.push({ line, docHashId, model: model as EwayBillModel, mayAlreadyExist });
     }
     if (skipped > 0) view.note(`Skipping ${skipped} document(s) already done in ${options.output}.`);
@@ -407,7 +419,7 @@ async function run(
         if (outputError) halt.abort();
         if (journalFailed) halt.abort(journalFailed);
       },
-      logger: { warn: (message) => io.err(redact.text(message)) },
+      logger: stderrLogger(io, redact),
     });
     view.end();
     const stopped = context.stop.aborted || halt.signal.aborted;

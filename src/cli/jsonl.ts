@@ -8,44 +8,37 @@ export type InputLine =
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The values of the lines of `text` that are JSON, in order: a torn or foreign line is skipped. */
+export function* jsonValues(text: string): Generator<unknown> {
+  for (const raw of text.split('\n')) {
+    try {
+      yield JSON.parse(raw);
+    } catch {
+      // A line cut by a crash, a blank line, or not ours.
+    }
+  }
+}
+
 /** Reads one input line: `{"docHashId": "...", "model": {...}}` (`doc_hash_id` is accepted too). Never throws. */
 export function readInputLine(text: string, line: number): InputLine {
+  const bad = (docHashId: string | undefined, code: string, why: string): InputLine => ({
+    line,
+    docHashId,
+    code,
+    error: `line ${line} ${why}`,
+  });
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return {
-      line,
-      docHashId: undefined,
-      code: 'INVALID_JSON',
-      error: `line ${line} is not valid JSON: ${(error as Error).message}`,
-    };
+    return bad(undefined, 'INVALID_JSON', `is not valid JSON: ${(error as Error).message}`);
   }
-  if (!isObject(value)) {
-    return {
-      line,
-      docHashId: undefined,
-      code: 'INVALID_LINE',
-      error: `line ${line} must be a JSON object { "docHashId", "model" }`,
-    };
-  }
+  if (!isObject(value)) return bad(undefined, 'INVALID_LINE', 'must be a JSON object { "docHashId", "model" }');
   const id = value.docHashId ?? value.doc_hash_id;
   if (typeof id !== 'string' || id.trim() === '') {
-    return {
-      line,
-      docHashId: undefined,
-      code: 'INVALID_LINE',
-      error: `line ${line} has no docHashId (a non-empty string)`,
-    };
+    return bad(undefined, 'INVALID_LINE', 'has no docHashId (a non-empty string)');
   }
-  if (!isObject(value.model)) {
-    return {
-      line,
-      docHashId: id,
-      code: 'INVALID_LINE',
-      error: `line ${line} has no model (the e-way bill's fields as an object)`,
-    };
-  }
+  if (!isObject(value.model)) return bad(id, 'INVALID_LINE', "has no model (the e-way bill's fields as an object)");
   return { line, docHashId: id, model: value.model };
 }
 
@@ -85,13 +78,7 @@ export async function readEarlierResults(path: string): Promise<EarlierResults> 
   const done = new Set<string>();
   const uncertain = new Set<string>();
   const where = new Set<string>();
-  for (const raw of text.split('\n')) {
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      continue;
-    }
+  for (const value of jsonValues(text)) {
     if (!isObject(value) || typeof value.docHashId !== 'string') continue;
     if (typeof value.baseUrl === 'string' && typeof value.key === 'string') where.add(`${value.baseUrl} ${value.key}`);
     if (value.ok === true) {

@@ -5,6 +5,7 @@ import { serveEmulator } from '../testing/serve.js';
 import type { RecordedRequest } from '../testing/types.js';
 import type { CliCommand } from './args.js';
 import type { CliOutput } from './output.js';
+import { webhookSecretFrom } from './secret-echo.js';
 import { createWebhookRelay } from './webhook-relay.js';
 
 export type { CliOutput } from './output.js';
@@ -53,13 +54,8 @@ export async function runMockServer(
   io: CliOutput,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<number> {
-  const webhookSecret = options.webhookSecret ?? env.WEBHOOK_SECRET;
-  if (options.webhookSecret !== undefined) {
-    io.err(
-      'Warning: --webhook-secret puts the secret in `ps` and the shell history; set WEBHOOK_SECRET in the environment instead.',
-    );
-  }
-  if (options.webhookUrl !== undefined && (webhookSecret === undefined || webhookSecret === '')) {
+  const webhookSecret = webhookSecretFrom(options.webhookSecret, '--webhook-secret', env, io);
+  if (options.webhookUrl !== undefined && webhookSecret === undefined) {
     io.err('--webhook-url needs the webhook secret: pass --webhook-secret, or set WEBHOOK_SECRET.');
     return 2;
   }

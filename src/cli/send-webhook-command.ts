@@ -3,7 +3,7 @@ import { buildDocumentEvent, buildInventoryEvent } from '../testing/event-fixtur
 import { signWebhook } from '../webhooks/sign.js';
 import type { CliCommand } from './args.js';
 import type { CliOutput } from './output.js';
-import { withoutSecret } from './secret-echo.js';
+import { webhookSecretFrom, withoutSecret } from './secret-echo.js';
 
 /** Options of {@link runSendWebhook}: what the command line asked for. */
 export type SendWebhookOptions = Omit<Extract<CliCommand, { kind: 'send-webhook' }>, 'kind'>;
@@ -59,13 +59,8 @@ export async function runSendWebhook(
   io: CliOutput,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<number> {
-  const secret = options.secret ?? env.WEBHOOK_SECRET;
-  if (options.secret !== undefined) {
-    io.err(
-      'Warning: --secret puts the secret in `ps` and the shell history; set WEBHOOK_SECRET in the environment instead.',
-    );
-  }
-  if (secret === undefined || secret === '') {
+  const secret = webhookSecretFrom(options.secret, '--secret', env, io);
+  if (secret === undefined) {
     io.err(
       'send-webhook needs the webhook secret: pass --secret, or set WEBHOOK_SECRET (which keeps it out of shell history).',
     );

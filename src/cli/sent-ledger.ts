@@ -4,6 +4,7 @@
 // A record names the service and the key it was sent with: the same document id at another service, or under another
 // company's key, is another document.
 import { readFileSync, statSync } from 'node:fs';
+import { jsonValues } from './jsonl.js';
 import { readIfThere } from './run-files.js';
 
 /** Where documents are sent: the base URL and a short hash of the key (never the key). */
@@ -48,13 +49,7 @@ export function readOldLedger(output: string, scope: LedgerScope): OldLedger {
   const elsewhere = new Set<string>();
   const unscoped = new Set<string>();
   const here = scopeName(scope);
-  for (const raw of (readIfThere(`${output}.sent`) ?? '').split('\n')) {
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      continue; // A torn last line, or not ours.
-    }
+  for (const value of jsonValues(readIfThere(`${output}.sent`) ?? '')) {
     if (typeof value === 'string') unscoped.add(value);
     else if (isRecord(value)) {
       const where = scopeName(value);

@@ -28,7 +28,8 @@ export type EwayBillOnceOutcome =
    */
   | 'generated'
   /**
-   * The first request failed without certainty (`mayHaveSucceeded`) and the resend was answered with success. This
+   * The first request failed without certainty (`mayHaveSucceeded`) and the resend was answered with success (a 2xx
+   * success answer, or a 2xx that could not be read: then `lastResponse` is its, and the number is not known). This
    * says what the resend's answer was, not that the first request failed: a service still working on the first
    * request when the resend arrived could have generated two bills (which `resendDelayMs` makes unlikely), and a
    * service that refuses duplicates answers 604 instead (`'already-generated'`).
@@ -138,9 +139,14 @@ function isUnreadableSuccess(error: unknown): error is UnexpectedResponseError {
   return error instanceof UnexpectedResponseError && error.status >= 200 && error.status < 300;
 }
 
-function generatedUnreadable(docHashId: string, error: UnexpectedResponseError): EwayBillOnceResult {
-  const message = `The e-way bill of document ${docHashId} was generated: the service answered ${error.status}, but its answer could not be read (${error.reason}), so the bill's number is not known here`;
-  return resultOfAnswer(error, message, { outcome: 'generated', recoveredFrom: error }, 0);
+/**
+ * The result of an unreadable 2xx: to the first request (`first` undefined: `'generated'`, recovered from that error),
+ * or to the resend (`'generated-on-resend'`, recovered from the first request's error, both calls' requests counted).
+ */
+function generatedUnreadable(docHashId: string, error: UnexpectedResponseError, first?: Error): EwayBillOnceResult {
+  const message = `The e-way bill of document ${docHashId} was generated: the service answered ${error.status}${first ? ' to the resend' : ''}, but its answer could not be read (${error.reason}), so the bill's number is not known here`;
+  const outcome = first ? 'generated-on-resend' : 'generated';
+  return resultOfAnswer(error, message, { outcome, recoveredFrom: first ?? error }, first ? attemptsOf(first) : 0);
 }
 
 /**
@@ -168,7 +174,9 @@ function onceResult(
  *
  * A 2xx answer that cannot be read (an `UnexpectedResponseError`: longer than `maxResponseBytes`, not JSON) is the
  * service's success: the bill was generated, and no resend is sent (`outcome: 'generated'`, `recovered: true`,
- * `recoveredFrom` that error; its number is not known). `lastResponse.attempts` counts the requests of both calls.
+ * `recoveredFrom` that error; its number is not known). Such an answer to the resend is a success likewise
+ * (`'generated-on-resend'`, `recoveredFrom` the first request's error). `lastResponse.attempts` counts the requests of
+ * both calls.
  *
  * At most two requests that the service may act on. The client's own retries of answers after which the service
  * certainly did not act (a 429, a connection refused before sending) still apply to each of the two, so a service
@@ -232,6 +240,8 @@ export async function createEwayBillOnce(
     return onceResult(result, { outcome, recovered: true, recoveredFrom: first }, attemptsOf(first));
   } catch (second) {
     if (isAlreadyGenerated(second)) return alreadyGenerated(docHashId, second, first);
+    // The resend's 2xx is the service's success as much as the first request's would have been.
+    if (isUnreadableSuccess(second)) return generatedUnreadable(docHashId, second, first);
     // What the client built knowing of the first request is thrown as it is; what it could not (the wait aborted, a
     // client that is not this SDK's) is made anew once, saying the bill may exist.
     throw failedAfterEarlierSend(second, request);

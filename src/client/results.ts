@@ -24,8 +24,12 @@ export interface ResponseMeta {
 
 /**
  * What `client.request<T>` resolves to: the answer as parsed, with its non-enumerable `lastResponse` when it is an
- * object or an array (a `null`, number, string or boolean answer has none, and neither has the frozen object a
- * `schema` may return).
+ * object or an array, also when a `schema` returned it frozen (it is then a frozen copy that has it). A `null`,
+ * number, string or boolean answer has none, and a 2xx with an empty body (a 204) resolves `undefined`: declare
+ * `T | undefined` for an endpoint that may answer so, and TypeScript asks you to check before reading `lastResponse`.
+ * @example
+ * const done = await client.request<{ id: string } | undefined>('DELETE', `/v2/doc/${id}`);
+ * if (done) audit.note(done.lastResponse.attempts);
  */
 export type RequestResult<T> = T extends object ? T & { readonly lastResponse: ResponseMeta } : T;
 
@@ -123,13 +127,33 @@ export function attemptsOf(error: unknown): number {
 
 /**
  * Gives `result` its `lastResponse`, not enumerable (`undefined` for a result no answer was made for: one from the
- * journal); a value that is not an object is returned as it is.
+ * journal); a value that is not an object is returned as it is. A plain object or array that cannot take it (a
+ * `schema` that freezes its output, as zod's `.readonly()` does) is copied, given it, and frozen (or sealed) again, so
+ * that `RequestResult<T>` holds for it too; any other such object (a frozen class instance, which a copy would not
+ * faithfully be) is returned as it is, without `lastResponse`.
  */
 export function withMeta<T>(result: T, meta: ResponseMeta | undefined): T {
-  if (typeof result === 'object' && result !== null && Object.isExtensible(result)) {
-    Object.defineProperty(result, 'lastResponse', { value: meta, enumerable: false, configurable: true });
-  }
-  return result;
+  if (typeof result !== 'object' || result === null) return result;
+  const extensible = Object.isExtensible(result);
+  const target = extensible ? result : plainCopy(result);
+  if (!target) return result;
+  // Not enumerable. On a copy, fixed too: with the copied properties' own flags, the copy that is made non-extensible
+  // again is frozen or sealed as the original was.
+  Object.defineProperty(target, 'lastResponse', { value: meta, configurable: extensible });
+  return (extensible ? target : Object.preventExtensions(target)) as T;
+}
+
+/** An extensible copy of a plain object or array, own properties and prototype kept; `undefined` for other objects. */
+function plainCopy(value: object): object | undefined {
+  const proto: unknown = Object.getPrototypeOf(value);
+  const isArray = Array.isArray(value);
+  if (!isArray && proto !== Object.prototype && proto !== null) return undefined;
+  const descriptors = Object.getOwnPropertyDescriptors(value) as PropertyDescriptorMap;
+  if (isArray) delete descriptors.length;
+  return Object.defineProperties(
+    isArray ? new Array<unknown>(value.length) : Object.create(proto as object | null),
+    descriptors,
+  );
 }
 
 /** The `lastResponse` of a result, or `undefined`. */

@@ -9,13 +9,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeBlocks } from './markdown.js';
-import { typeErrors, writeSamples } from './samples.js';
+import { TYPE_CHECK_TIMEOUT_MS, typeErrors, writeSamples } from './samples.js';
 
 const example = 'examples/testing/ship-order.test.ts';
 const usesMsw = (code: string) => /from 'msw(\/node)?'/.test(code);
-
-// Each test runs the TypeScript compiler (10-30 s on 2 shared cores, more under load): the limit only guards a hang.
-const TYPE_CHECK_TIMEOUT_MS = 300_000;
 
 describe('the msw samples on msw 2 and msw 3', { timeout: TYPE_CHECK_TIMEOUT_MS }, () => {
   const blocks = ['README.md', 'docs/testing.md'].flatMap((file) =>

@@ -3,10 +3,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeBlocks } from './markdown.js';
-import { typeErrors, writeSamples } from './samples.js';
-
-// Each test runs the TypeScript compiler (10-30 s on 2 shared cores, more under load): the limit only guards a hang.
-const TYPE_CHECK_TIMEOUT_MS = 300_000;
+import { TYPE_CHECK_TIMEOUT_MS, typeErrors, writeSamples } from './samples.js';
 
 describe('README samples', { timeout: TYPE_CHECK_TIMEOUT_MS }, () => {
   const samples = codeBlocks('README.md').filter((block) => block.lang === 'ts');

@@ -39,6 +39,12 @@ declare global {
 export {};
 `;
 
+/**
+ * The limit of a test that runs the TypeScript compiler over samples (10-30 s on 2 shared cores, more under load): it
+ * only guards a hang.
+ */
+export const TYPE_CHECK_TIMEOUT_MS = 300_000;
+
 /** A scratch directory (under .tmp/, ignored by git) holding the prelude and one module per block. */
 export function writeSamples(name: string, blocks: readonly CodeBlock[]): { dir: string; files: string[] } {
   const dir = resolve('.tmp', name);

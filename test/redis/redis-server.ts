@@ -1,8 +1,12 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+// The one copy of these, shared with the benches (bench/lib/ports.mjs, typed by ports.d.mts).
+import { freePort, startRedis as startRedisOn } from '../../bench/lib/ports.mjs';
 import { listenOnLoopback } from '../helpers/loopback.js';
+
+export { freePort, spawnRedis } from '../../bench/lib/ports.mjs';
 
 /** Makes sure `redis-server` is on the PATH: installs Debian's package when running as root, else fails clearly. */
 export function ensureRedisServer(): void {
@@ -19,17 +23,6 @@ export function ensureRedisServer(): void {
   if (installed.status !== 0 || spawnSync('redis-server', ['--version']).error) {
     throw new Error('redis-server is missing and `apt-get install -y redis-server` did not install it');
   }
-}
-
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** A redis-server of this test, on a free loopback port, without persistence. */
@@ -50,47 +43,13 @@ export interface TestRedis {
   thaw(): void;
 }
 
-/** Spawns `redis-server` with `args` and resolves once it accepts connections (its output says so). */
-export async function spawnRedis(args: readonly string[]): Promise<ChildProcess> {
-  const started = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 15_000);
-    started.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    started.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server exited with ${code}:\n${output}`));
-    });
-  });
-  started.stdout?.removeAllListeners('data');
-  started.stdout?.resume();
-  started.removeAllListeners('exit');
-  return started;
-}
-
 /** Starts one; `extraArgs` are more redis-server options (`['--enable-debug-command', 'local']`, say). */
 export async function startRedis(extraArgs: readonly string[] = []): Promise<TestRedis> {
   ensureRedisServer();
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = await spawnRedis([
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      ...extraArgs,
-    ]);
+    child = await startRedisOn(port, extraArgs);
   };
   const stop = async () => {
     const running = child;

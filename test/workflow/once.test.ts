@@ -198,4 +198,22 @@ describe('createEwayBillOnce: attempts and unreadable success answers', () => {
     expect(result.message).toMatch(/doc_1 .*answered 200.*could not be read/);
     expect(result.lastResponse).toMatchObject({ status: 200, attempts: 1 });
   });
+
+  it.each([
+    { scripts: ['error-500'], recoveredFrom: ServerError, attempts: 2 },
+    { scripts: ['rate-limited', 'drop'], recoveredFrom: ConnectionError, attempts: 3 },
+  ] as const)(
+    "takes the resend's 2xx too large for maxResponseBytes as generated on resend, as it does the first request's (it threw): after $scripts",
+    async (step) => {
+      server.script('doc_1', ...step.scripts);
+      const result = await createEwayBillOnce(client, 'doc_1', validModel(), { ...quick, maxResponseBytes: 10 });
+      expect(server.postsOf('doc_1')).toBe(step.attempts);
+      expect(server.generated.get('doc_1')).toBe(1);
+      expect(result).toMatchObject({ success: true, outcome: 'generated-on-resend', recovered: true });
+      expect(result.recoveredFrom).toBeInstanceOf(step.recoveredFrom);
+      expect(result.ewayBillNumber).toBeUndefined();
+      expect(result.message).toMatch(/doc_1 .*answered 200 to the resend.*could not be read \(too-large\)/);
+      expect(result.lastResponse).toMatchObject({ status: 200, attempts: step.attempts });
+    },
+  );
 });
