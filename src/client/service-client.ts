@@ -115,8 +115,7 @@ export class ServiceClient {
     if (resolved.journal) Object.defineProperty(this, JOURNALED, { value: true });
     this.#transport = new Transport({
       headers: resolved.headers,
-      // The global fetch is looked up at each call (so msw and other patches apply).
-      fetch: resolved.fetch ?? ((resource, init) => globalThis.fetch(resource, init)),
+      fetch: resolved.fetch ?? globalFetch,
       runtimeFetch: resolved.fetch === undefined,
       limiter: options.rateLimiter ?? sharedRateLimiter(),
       credentials: this.#credentials,
@@ -386,6 +385,9 @@ export class ServiceClient {
     return { baseUrl, apiKey: '[redacted]', timeout, maxRetries };
   }
 }
+
+/** The global fetch, looked up at each call (so msw and other patches apply): one function for every client. */
+const globalFetch: typeof globalThis.fetch = (resource, init) => globalThis.fetch(resource, init);
 
 /** The journal's flow (issue 31), imported on the first call of a client with a journal: see journaled.ts. */
 const journaledPart = /* @__PURE__ */ lazyPart(() => import('./journaled.js'));
