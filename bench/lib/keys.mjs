@@ -33,6 +33,7 @@ async function againstKy(KEYS, rounds) {
   const pairs = (field) => summary(runs.sdk.map((work, round) => work[field] / runs.ky[round][field]));
   const of = (mode, field) => summary(runs[mode].map((work) => work[field]));
   const times = (s) => spread(s, fixed(2), '×');
+  const mibs = (s) => spread(s, (b) => MiB(b).toFixed(0), ' MiB');
   const gcShare = (mode) => summary(runs[mode].map((work) => (100 * work.gcMs) / work.wallMs));
   const wall = pairs('wallMs');
   const rss = pairs('peakRss');
@@ -48,7 +49,7 @@ async function againstKy(KEYS, rounds) {
     row(
       '  … peak RSS',
       `${times(rss)} p-throttle + ky`,
-      `the SDK ${spread(of('sdk', 'peakRss'), (b) => MiB(b).toFixed(0), ' MiB')}; p-throttle + ky ${spread(of('ky', 'peakRss'), (b) => MiB(b).toFixed(0), ' MiB')}`,
+      `the SDK ${mibs(of('sdk', 'peakRss'))}; p-throttle + ky ${mibs(of('ky', 'peakRss'))}`,
       `≤ ${RSS_GOAL}× p-throttle + ky`,
       rss.median <= RSS_GOAL,
     ),
@@ -56,6 +57,12 @@ async function againstKy(KEYS, rounds) {
       '  … JS heap allocated per call, and the share of wall time in GC (the noise of both rows above)',
       `${spread(of('sdk', 'allocatedPerCall'), (b) => KiB(b).toFixed(1), ' KiB')} = ${times(pairs('allocatedPerCall'))} p-throttle + ky; GC ${spread(gcShare('sdk'), fixed(0), ' %')} of wall`,
       `p-throttle + ky ${spread(of('ky', 'allocatedPerCall'), (b) => KiB(b).toFixed(1), ' KiB')}; GC ${spread(gcShare('ky'), fixed(0), ' %')} of wall`,
+      undefined,
+    ),
+    row(
+      '  … the JS heap at its peak: used when a GC started (live and garbage), and reserved (what the RSS follows)',
+      `${mibs(of('sdk', 'peakUsed'))} used = ${times(pairs('peakUsed'))}; ${mibs(of('sdk', 'peakTotal'))} reserved = ${times(pairs('peakTotal'))} p-throttle + ky`,
+      `p-throttle + ky ${mibs(of('ky', 'peakUsed'))} used, ${mibs(of('ky', 'peakTotal'))} reserved`,
       undefined,
     ),
   ];
