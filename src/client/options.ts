@@ -339,13 +339,10 @@ let sdkHeaders: HeaderRecord | undefined;
 const defaultHeaders = (): HeaderRecord => (sdkHeaders ??= clientHeaders(undefined));
 
 /** The last base URL given and its normal form: clients of one service share the one string. */
-let lastBaseUrl: { readonly given: string; readonly normal: string } | undefined;
-
+let lastBaseUrl: readonly [given: string, normal: string] | undefined;
 function sharedBaseUrl(given: string): string {
-  if (lastBaseUrl?.given === given) return lastBaseUrl.normal;
-  const normal = normaliseBaseUrl(given.trim());
-  lastBaseUrl = { given, normal };
-  return normal;
+  if (lastBaseUrl?.[0] !== given) lastBaseUrl = [given, normaliseBaseUrl(given.trim())];
+  return lastBaseUrl[1];
 }
 
 function normaliseBaseUrl(raw: string): string {
