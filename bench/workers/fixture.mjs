@@ -91,11 +91,22 @@ export function startAllocation() {
       const { statistics } = profiler.stop();
       let freed = 0;
       let gcMicros = 0;
+      // The most the heap held (live and garbage) when a GC started, and the most it had reserved: what V8 grew to.
+      let peakUsed = usedAtEnd;
+      let peakTotal = 0;
       for (const gc of statistics) {
         freed += gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize;
         gcMicros += gc.cost;
+        peakUsed = Math.max(peakUsed, gc.beforeGC.heapStatistics.usedHeapSize);
+        peakTotal = Math.max(peakTotal, gc.beforeGC.heapStatistics.totalHeapSize);
       }
-      return { allocated: usedAtEnd - usedAtStart + freed, gcMs: gcMicros / 1000, gcCount: statistics.length };
+      return {
+        allocated: usedAtEnd - usedAtStart + freed,
+        gcMs: gcMicros / 1000,
+        gcCount: statistics.length,
+        peakUsed,
+        peakTotal,
+      };
     },
   };
 }

@@ -2,7 +2,7 @@
 // default process-wide limiter), MODE=ky (p-throttle per key, the POST through ky) or MODE=pthrottle (bare p-throttle per key: a Map of
 // pThrottle({ limit: 1, interval: 1000, strict: true }), the same stub fetch, the answer read as JSON).
 // Prints {phase:'work'} when every call has settled (wall, peak RSS, heap after GC, bytes allocated on the JS heap per
-// call and time in GC while the calls ran), then waits IDLE_MS without
+// call, CPU time, time in GC and the number of GCs while the calls ran, and the JS heap's peak: used when a GC started, and reserved), then waits IDLE_MS without
 // another call and prints {phase:'idle'} with the heap after GC. Nothing is kept referenced after the work.
 import {
   check,
@@ -76,17 +76,34 @@ await (LOOPBACK
 const heapStart = await heapAfterGc();
 
 const allocation = startAllocation();
+const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const results = await (MODE === 'sdk' ? sdkWork() : pThrottleWork(MODE === 'ky'));
 const wallMs = performance.now() - t0;
-const { allocated, gcMs } = allocation.stop();
+// CPU time of the process (every thread: V8's GC helpers too): less at the mercy of other processes than wall time.
+const { user, system } = process.cpuUsage(cpu0);
+const cpuMs = (user + system) / 1000;
+const { allocated, gcMs, gcCount, peakUsed, peakTotal } = allocation.stop();
 const fulfilled = results.filter((r) => r.status === 'fulfilled').length;
 check(fulfilled === KEYS * CALLS, `${MODE}: ${fulfilled} of ${KEYS * CALLS} calls fulfilled`);
 const peakRss = process.resourceUsage().maxRSS * 1024;
 results.length = 0;
 const heapAfterWork = await heapAfterGc();
 const allocatedPerCall = allocated / (KEYS * CALLS);
-report({ phase: 'work', mode: MODE, wallMs, peakRss, heapStart, heapAfterWork, allocatedPerCall, gcMs });
+report({
+  phase: 'work',
+  mode: MODE,
+  wallMs,
+  cpuMs,
+  peakRss,
+  heapStart,
+  heapAfterWork,
+  allocatedPerCall,
+  gcMs,
+  gcCount,
+  peakUsed,
+  peakTotal,
+});
 
 await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
 report({ phase: 'idle', mode: MODE, heapStart, heapAfterIdle: await heapAfterGc() });

@@ -332,6 +332,19 @@ export function resolveRetries(value: number | undefined, fallback: number, name
   return value === undefined ? fallback : checkRetries(value, name);
 }
 
+// What a client without its own headers or hooks holds is one record per process, not a copy per client: a platform
+// with one client per company holds thousands of clients (issue 29, item 8). Both are frozen.
+const NO_HOOKS: ClientHooks = Object.freeze({});
+let sdkHeaders: HeaderRecord | undefined;
+const defaultHeaders = (): HeaderRecord => (sdkHeaders ??= clientHeaders(undefined));
+
+/** The last base URL given and its normal form: clients of one service share the one string. */
+let lastBaseUrl: readonly [given: string, normal: string] | undefined;
+function sharedBaseUrl(given: string): string {
+  if (lastBaseUrl?.[0] !== given) lastBaseUrl = [given, normaliseBaseUrl(given.trim())];
+  return lastBaseUrl[1];
+}
+
 function normaliseBaseUrl(raw: string): string {
   let url: URL;
   try {
@@ -427,16 +440,16 @@ export function resolveOptions(options: ServiceClientOptions): { apiKey: ApiKeyS
   }
   const level = checkLogLevel(options.logLevel, 'logLevel') ?? checkLogLevel(readEnv('SERVICE_LOG'), 'SERVICE_LOG');
   const resolved: ResolvedOptions = Object.freeze({
-    baseUrl: normaliseBaseUrl(baseUrl.trim()),
+    baseUrl: sharedBaseUrl(baseUrl),
     timeout: resolveTimeout(options.timeout, DEFAULT_TIMEOUT, 'timeout'),
     maxRetries: resolveRetries(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries'),
     maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes'),
     fetch: options.fetch,
     // Checked under the rule of every header (./headers.ts): one the SDK owns is refused, as at a call's level.
-    headers: clientHeaders(checkHeaders(options.headers, 'headers')),
+    headers: options.headers === undefined ? defaultHeaders() : clientHeaders(checkHeaders(options.headers, 'headers')),
     logger: levelledLogger(options.logger, level),
     quiet: level === 'off' || level === 'error',
-    hooks: Object.freeze({ ...(options.hooks ?? {}) }),
+    hooks: options.hooks === undefined ? NO_HOOKS : Object.freeze({ ...options.hooks }),
     preflight,
     onWarning: options.onWarning,
     journal: options.journal,

@@ -115,8 +115,7 @@ export class ServiceClient {
     if (resolved.journal) Object.defineProperty(this, JOURNALED, { value: true });
     this.#transport = new Transport({
       headers: resolved.headers,
-      // The global fetch is looked up at each call (so msw and other patches apply).
-      fetch: resolved.fetch ?? ((resource, init) => globalThis.fetch(resource, init)),
+      fetch: resolved.fetch ?? globalFetch,
       runtimeFetch: resolved.fetch === undefined,
       limiter: options.rateLimiter ?? sharedRateLimiter(),
       credentials: this.#credentials,
@@ -171,17 +170,37 @@ export class ServiceClient {
    *   dispatch_to: { addr_id: 2, address_line1: '4 Park St', address_line2: '', city: 'Kolkata', state: 'WEST BENGAL', country: 'India', pincode: '700016' },
    * });
    */
-  async createEwayBill(docHashId: string, model: EwayBillModel, options?: RequestOptions): Promise<EwayBillResult> {
-    const callOptions = resolveCallOptions(options, this.#options, 'createEwayBill');
-    // Checked now, synchronously: a model the caller changes after the call is not what is sent. Once the body is
-    // built, a call queued for its slot holds that body, not the checked copy too.
-    const data = this.#check(docHashId, model);
-    // The transport's one start, on a process's first calls (they wait for it in the order they were made).
-    const started = startTransport();
-    const ready = started instanceof Promise ? await started : started;
+  createEwayBill(docHashId: string, model: EwayBillModel, options?: RequestOptions): Promise<EwayBillResult> {
+    // Not an async function: the promise it returns is the send's own, not a second one resolved with it, so a call
+    // waiting for its slot holds one chain of promises, not two (issue 29, item 8). A throw is still a rejection.
+    try {
+      const callOptions = resolveCallOptions(options, this.#options, 'createEwayBill');
+      // Checked now, synchronously: a model the caller changes after the call is not what is sent. Once the body is
+      // built, a call queued for its slot holds that body, not the checked copy too.
+      const data = this.#check(docHashId, model);
+      // The transport's one start, on a process's first calls (they wait for it in the order they were made).
+      const started = startTransport();
+      if (started instanceof Promise) {
+        return started.then((ready) => this.#createChecked(ready, docHashId, data, callOptions));
+      }
+      return this.#createChecked(started, docHashId, data, callOptions);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** `createEwayBill` once the model is checked and the transport started: the preflight, the body, the send. */
+  #createChecked(
+    ready: TransportParts,
+    docHashId: string,
+    data: EwayBillModel,
+    callOptions: CallOptions,
+  ): Promise<EwayBillResult> {
     if (this.#options.preflight !== 'off') this.#preflight(ready.preflight, data, docHashId);
     const body = JSON.stringify(data);
-    if (this.#options.journal) return (await this.#journaled('createEwayBill')).create(docHashId, body, callOptions);
+    if (this.#options.journal) {
+      return this.#journaled('createEwayBill').then((journaled) => journaled.create(docHashId, body, callOptions));
+    }
     return this.#sendEwayBill(docHashId, body, callOptions, undefined, ready);
   }
 
@@ -386,6 +405,9 @@ export class ServiceClient {
     return { baseUrl, apiKey: '[redacted]', timeout, maxRetries };
   }
 }
+
+/** The global fetch, looked up at each call (so msw and other patches apply): one function for every client. */
+const globalFetch: typeof globalThis.fetch = (resource, init) => globalThis.fetch(resource, init);
 
 /** The journal's flow (issue 31), imported on the first call of a client with a journal: see journaled.ts. */
 const journaledPart = /* @__PURE__ */ lazyPart(() => import('./journaled.js'));

@@ -26,32 +26,60 @@ export interface Redactor {
 export const DISTINCTIVE_LENGTH = 16;
 
 export function redactor(secret: string): Redactor {
-  let echo: RegExp | undefined;
+  return new SecretRedactor(secret);
+}
+
+/**
+ * A {@link Redactor} as one small object: a client holds one per key, and a platform with one client per company holds
+ * thousands (issue 29, item 8), so its methods live on the prototype and the pattern is built on first use. `text` is
+ * handed around as a plain function (`scrub: redact.text`), so it is bound, once, when first read.
+ */
+class SecretRedactor implements Redactor {
+  readonly #secret: string;
+  #echo: RegExp | undefined;
+  #text: ((text: string) => string) | undefined;
+  readonly distinctive: boolean;
+
+  constructor(secret: string) {
+    this.#secret = secret;
+    this.distinctive = secret.length >= DISTINCTIVE_LENGTH;
+  }
+
+  get text(): (text: string) => string {
+    this.#text ??= (value) => this.#replace(value);
+    return this.#text;
+  }
+
+  value(value: unknown): unknown {
+    return this.#walk(value, 0);
+  }
+
   // Only a text with the secret as it is, or with a character that starts an encoded form, can hold a copy: the
   // pattern is built (once) and run only then. Most texts (a successful answer's headers) need neither.
-  const text = (value: string): string => {
+  #replace(value: string): string {
+    const secret = this.#secret;
     if (secret === '' || !(value.includes(secret) || ENCODED_START.test(value))) return value;
-    echo ??= echoPattern(secret);
-    return value.replace(echo, REDACTED);
-  };
-  const walk = (value: unknown, depth: number): unknown => {
-    if (typeof value === 'string') return text(value);
+    this.#echo ??= echoPattern(secret);
+    return value.replace(this.#echo, REDACTED);
+  }
+
+  #walk(value: unknown, depth: number): unknown {
+    if (typeof value === 'string') return this.#replace(value);
     if (typeof value !== 'object' || value === null) return value;
     if (depth >= MAX_DEPTH) return `${REDACTED} (nested deeper than ${MAX_DEPTH} levels)`;
-    if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1));
+    if (Array.isArray(value)) return value.map((item) => this.#walk(item, depth + 1));
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       // defineProperty: a key named __proto__ in an answer stays a plain key.
-      Object.defineProperty(copy, text(key), {
-        value: walk(item, depth + 1),
+      Object.defineProperty(copy, this.#replace(key), {
+        value: this.#walk(item, depth + 1),
         enumerable: true,
         writable: true,
         configurable: true,
       });
     }
     return copy;
-  };
-  return { text, value: (value) => walk(value, 0), distinctive: secret.length >= DISTINCTIVE_LENGTH };
+  }
 }
 
 /** The characters that start a form of a character other than itself: `%`, `+`, `\` and `&`. */

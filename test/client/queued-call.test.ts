@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEntry, runCli } from '../cli/cli-process.js';
+import { HEAP_NODES_SOURCE } from '../helpers/heap-census.js';
 import { validModel } from '../helpers/model.js';
 
 const QUEUED = 40;
@@ -16,8 +17,7 @@ beforeAll(async () => {
   sdk = await buildEntry('index', 'src/index.ts');
   writeFileSync(
     join(sdk.dir, 'queued.mjs'),
-    `import { getHeapSnapshot } from 'node:v8';
-import { ServiceClient } from './index.mjs';
+    `import { ServiceClient } from './index.mjs';
 
 const model = ${JSON.stringify(validModel())};
 const baseUrl = 'https://queued.invalid/api/partner';
@@ -27,22 +27,14 @@ const answer = () =>
     headers: { 'content-type': 'application/json' },
   });
 
+${HEAP_NODES_SOURCE}
+
 /** The async function objects on the heap after full collections: one per suspended async function. */
 async function suspendedFrames() {
-  for (let i = 0; i < 3; i++) {
-    globalThis.gc();
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  const chunks = [];
-  for await (const chunk of getHeapSnapshot()) chunks.push(chunk);
-  const snapshot = JSON.parse(chunks.join(''));
-  const fields = snapshot.snapshot.meta.node_fields;
-  const types = snapshot.snapshot.meta.node_types[0];
-  const [type, name] = [fields.indexOf('type'), fields.indexOf('name')];
   let count = 0;
-  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
-    if (types[snapshot.nodes[i + type]] === 'object' && snapshot.strings[snapshot.nodes[i + name]] === 'Generator') count++;
-  }
+  await heapNodes((kind, name) => {
+    if (kind === 'object' && name === 'Generator') count++;
+  });
   return count;
 }
 
