@@ -1,7 +1,7 @@
 // One HTTP exchange of an attempt: ky sends the request through a fetch that tells when it leaves, and the answer is
 // read whole (up to its cap). What the exchange fails with is built here, once, knowing whether an earlier request of
 // the call may have reached the service.
-import type { KyInstance } from 'ky';
+import type { KyInstance, Options } from 'ky';
 import type { AnswerInfo } from '../errors/answer.js';
 import { AbortedAfterSendError, TimeoutError } from '../errors/transport-errors.js';
 import { abortError } from '../internal/abort.js';
@@ -76,6 +76,25 @@ export function parseJson(text: string): unknown {
 }
 
 /**
+ * What ky is given for one attempt. For a `fetch` option: the whole request (method, headers, body, no redirects
+ * followed), which that fetch receives as ky's `Request`. For the runtime's own fetch, which is handed the attempt's
+ * headers and body directly (see `sendingFetch`): the method alone. A body given to ky becomes a `ReadableStream` in
+ * its `Request` that nothing reads, and a headers record is copied into three `Headers` (ky's merge, its check for a
+ * content type, its `Request`): CPU for every call that the request on the wire does not need (docs/benchmarks.md,
+ * "The CPU of a call").
+ */
+function kyOptions(
+  runtime: boolean,
+  call: Call,
+  headers: Readonly<Record<string, string>>,
+  fetch: typeof globalThis.fetch,
+): Options {
+  return runtime
+    ? { method: call.method, fetch }
+    : { method: call.method, body: call.body, headers, fetch, redirect: 'manual' };
+}
+
+/**
  * Sends one request and reads the whole answer. Resolves to the answer whatever its status (a 3xx included: a call
  * never follows a redirect); rejects with `ConnectionError`, `TimeoutError`, the caller's `AbortError` before the
  * request was handed to fetch, or `AbortedAfterSendError` after. The timeout
@@ -146,18 +165,18 @@ export async function exchange(
     // The attempt's signal goes to fetch itself, not through ky: ky would join it to its own with AbortSignal.any,
     // and Node keeps such joined signals long after the call (docs/benchmarks.md, `leak`).
     const signal = attempt.signal;
-    // The runtime's own fetch gets ky's request as its URL and init: given a Request and an init, fetch builds a
-    // second Request from the first (its body stream taken over), which cost more CPU per call than ky's own work
-    // (docs/benchmarks.md, "What ky costs"). The request on the wire is the same; a `fetch` option still gets ky's
-    // Request, as before.
+    // The runtime's own fetch gets ky's request as its URL and init, with the attempt's headers and body as they are
+    // (ky's Request carries neither: see `kyOptions`): given a Request and an init, fetch builds a second Request from
+    // the first (its body stream taken over), which cost more CPU per call than ky's own work (docs/benchmarks.md,
+    // "What ky costs"). The request on the wire is the same; a `fetch` option still gets ky's whole Request.
     const sending =
       http.runtime && resource instanceof Request
         ? http.fetch(resource.url, {
             ...init,
             method: resource.method,
-            headers: resource.headers,
+            headers,
             body: call.body,
-            redirect: resource.redirect,
+            redirect: 'manual',
             signal,
           })
         : http.fetch(resource, { ...init, signal });
@@ -171,13 +190,7 @@ export async function exchange(
   };
   try {
     // Not raced itself: with no retry, timeout or hooks of ky's, only its fetch can keep it waiting, and that is raced.
-    const response = await http.ky(call.url, {
-      method: call.method,
-      body: call.body,
-      headers,
-      fetch: sendingFetch,
-      redirect: 'manual',
-    });
+    const response = await http.ky(call.url, kyOptions(http.runtime, call, headers, sendingFetch));
     const ok = response.status >= 200 && response.status < 300;
     const limit = ok ? call.maxResponseBytes : MAX_ERROR_BODY_BYTES;
     const body = await readCapped(response, limit, aborted);
