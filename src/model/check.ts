@@ -1,7 +1,7 @@
-// The model check of every `createEwayBill` (issue 29, item 8: CPU per call). zod's parser of the model allocated about
-// 6 KB and took about 4 µs for a valid model; ./fast-parse.ts parses the object schema reading each field once. A
-// model it accepts is one zod accepts, with the same output; the cross-field rule is the schema's own; anything else
-// goes through `EwayBillModelSchema` itself for its verdict and issues.
+// The model check of every `createEwayBill` (issue 29, item 8: CPU per call). zod's parser of the model made garbage
+// for every field of every call (docs/benchmarks.md, "The CPU of a call"); ./fast-parse.ts parses the object schema
+// reading each field once. A model it accepts is one zod accepts, with the same output; the cross-field rule is the
+// schema's own; anything else goes through `EwayBillModelSchema` itself for its verdict and issues.
 import { lazyPart } from '../internal/lazy.js';
 import { type EwayBillModel, EwayBillModelObjectSchema, EwayBillModelSchema, shipToGstinMissing } from './schemas.js';
 

@@ -1,9 +1,9 @@
 // A faster parser of the model's object schema for the model check of every call (./check.ts), imported on a process's
-// first check. zod's object parser builds a result object and an issue list for every field of every call (about 6 KB
-// of garbage for a valid model); this one reads each field once and builds only the output. It decides nothing
+// first check. zod's object parser builds a result object and an issue list for every field of every call; this one
+// reads each field once and builds only the output (docs/benchmarks.md, "The CPU of a call"). It decides nothing
 // itself: strings and enum members are tested as zod tests them, every other field (one with a refinement, a number
 // with bounds) is run through zod's own parser of that field, and any input it does not accept goes to the schema for
-// its verdict. zod's `compile` would do the same with generated code, but it needs `new Function` and put 4 KB of zod
+// its verdict. zod's `compile` would do the same with generated code, but it needs `new Function` and put more of zod
 // into the client's first load.
 import type { EwayBillModelObjectSchema } from './schemas.js';
 
