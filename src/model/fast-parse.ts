@@ -33,8 +33,11 @@ const CONTEXT = Object.freeze({ async: false });
 /** zod's verdict on one field: its output, or NOT_ACCEPTED. */
 function byZod(schema: SchemaInternals): Parser {
   return (value) => {
-    const result = schema._zod.run({ value, issues: [] }, CONTEXT);
-    return result.issues.length === 0 && !(result instanceof Promise) ? result.value : NOT_ACCEPTED;
+    const result: unknown = schema._zod.run({ value, issues: [] }, CONTEXT);
+    // An asynchronous field (none today) is the schema's to refuse, as zod's synchronous parse does.
+    if (result instanceof Promise) return NOT_ACCEPTED;
+    const { issues, value: output } = result as { value: unknown; issues: unknown[] };
+    return issues.length === 0 ? output : NOT_ACCEPTED;
   };
 }
 
