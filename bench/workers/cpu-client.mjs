@@ -66,9 +66,12 @@ if (process.env.SDK_BEFORE) {
   const before = new Before({ apiKey, baseUrl, rateLimiter: noWaitLimiter, preflight: 'off' });
   variants['sdk-before-preflight-off'] = async () => (await before.createEwayBill('doc-1', model)).success;
 }
-const names = Object.keys(variants);
+// VARIANTS=<names, comma-separated>: only those (raw fetch always), e.g. to see what the others' code does to a figure.
+const only = process.env.VARIANTS ? new Set(['fetch', ...process.env.VARIANTS.split(',')]) : undefined;
+const names = Object.keys(variants).filter((name) => !only || only.has(name));
 
-for (const [name, fn] of Object.entries(variants)) {
+for (const name of names) {
+  const fn = variants[name];
   for (let i = 0; i < WARMUP; i++) check((await fn()) === true, `${name} did not get a success answer`);
 }
 
