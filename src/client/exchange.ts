@@ -1,7 +1,7 @@
 // One HTTP exchange of an attempt: ky sends the request through a fetch that tells when it leaves, and the answer is
 // read whole (up to its cap). What the exchange fails with is built here, once, knowing whether an earlier request of
 // the call may have reached the service.
-import type { KyInstance } from 'ky';
+import type { KyInstance, Options } from 'ky';
 import type { AnswerInfo } from '../errors/answer.js';
 import { AbortedAfterSendError, TimeoutError } from '../errors/transport-errors.js';
 import { abortError } from '../internal/abort.js';
@@ -65,14 +65,56 @@ async function readCapped(response: Response, limit: number, aborted: Promise<ne
   return { text: UTF8.decode(bytes), bytes: size, overLimit };
 }
 
-/** The body parsed as JSON, or `undefined` when it is empty or not JSON. */
+/**
+ * The body's length in bytes when the runtime's fetch reads it as the service sent it (no `Content-Encoding`, a valid
+ * `Content-Length`), or `undefined`. Node's fetch fails a body that does not match its `Content-Length`.
+ */
+function plainLength(response: Response): number | undefined {
+  const encoding = response.headers.get('content-encoding');
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') return undefined;
+  const length = response.headers.get('content-length');
+  return length !== null && /^\d{1,15}$/.test(length) ? Number(length) : undefined;
+}
+
+/**
+ * Reads an answer of the runtime's own fetch: one whose known length is within `limit` in one read (no reader, no race
+ * per chunk), any other as {@link readCapped} does. Only for the runtime's fetch, which ends the body on the attempt's
+ * abort; a custom fetch's body may ignore it, and only a reader can be cancelled then.
+ */
+async function readRuntimeBody(response: Response, limit: number, aborted: Promise<never>): Promise<ReadBody> {
+  const length = response.body ? plainLength(response) : undefined;
+  if (length === undefined || length > limit) return readCapped(response, limit, aborted);
+  const bytes = await raceAbort(response.arrayBuffer(), aborted);
+  return { text: UTF8.decode(bytes), bytes: bytes.byteLength, overLimit: false };
+}
+
+/** The body parsed as JSON, or `undefined` when it is empty (or white space) or not JSON. */
 export function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
+  // JSON.parse throws on an empty or white-space body as on any other text that is not JSON: no trimmed copy first.
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What ky is given for one attempt. For a `fetch` option: the whole request (method, headers, body, no redirects
+ * followed), which that fetch receives as ky's `Request`. For the runtime's own fetch, which is handed the attempt's
+ * headers and body directly (see `sendingFetch`): the method alone. A body given to ky becomes a `ReadableStream` in
+ * its `Request` that nothing reads, and a headers record is copied into three `Headers` (ky's merge, its check for a
+ * content type, its `Request`): CPU for every call that the request on the wire does not need (docs/benchmarks.md,
+ * "The CPU of a call").
+ */
+function kyOptions(
+  runtime: boolean,
+  call: Call,
+  headers: Readonly<Record<string, string>>,
+  fetch: typeof globalThis.fetch,
+): Options {
+  return runtime
+    ? { method: call.method, fetch }
+    : { method: call.method, body: call.body, headers, fetch, redirect: 'manual' };
 }
 
 /**
@@ -146,18 +188,18 @@ export async function exchange(
     // The attempt's signal goes to fetch itself, not through ky: ky would join it to its own with AbortSignal.any,
     // and Node keeps such joined signals long after the call (docs/benchmarks.md, `leak`).
     const signal = attempt.signal;
-    // The runtime's own fetch gets ky's request as its URL and init: given a Request and an init, fetch builds a
-    // second Request from the first (its body stream taken over), which cost more CPU per call than ky's own work
-    // (docs/benchmarks.md, "What ky costs"). The request on the wire is the same; a `fetch` option still gets ky's
-    // Request, as before.
+    // The runtime's own fetch gets ky's request as its URL and init, with the attempt's headers and body as they are
+    // (ky's Request carries neither: see `kyOptions`): given a Request and an init, fetch builds a second Request from
+    // the first (its body stream taken over), which cost more CPU per call than ky's own work (docs/benchmarks.md,
+    // "What ky costs"). The request on the wire is the same; a `fetch` option still gets ky's whole Request.
     const sending =
       http.runtime && resource instanceof Request
         ? http.fetch(resource.url, {
             ...init,
             method: resource.method,
-            headers: resource.headers,
+            headers,
             body: call.body,
-            redirect: resource.redirect,
+            redirect: 'manual',
             signal,
           })
         : http.fetch(resource, { ...init, signal });
@@ -171,16 +213,10 @@ export async function exchange(
   };
   try {
     // Not raced itself: with no retry, timeout or hooks of ky's, only its fetch can keep it waiting, and that is raced.
-    const response = await http.ky(call.url, {
-      method: call.method,
-      body: call.body,
-      headers,
-      fetch: sendingFetch,
-      redirect: 'manual',
-    });
+    const response = await http.ky(call.url, kyOptions(http.runtime, call, headers, sendingFetch));
     const ok = response.status >= 200 && response.status < 300;
     const limit = ok ? call.maxResponseBytes : MAX_ERROR_BODY_BYTES;
-    const body = await readCapped(response, limit, aborted);
+    const body = await (http.runtime ? readRuntimeBody : readCapped)(response, limit, aborted);
     return {
       status: response.status,
       headers: response.headers,

@@ -87,7 +87,9 @@ export function checkHeaders(headers: unknown, where: string): HeaderRecord | un
  * sent a request.
  */
 export function clientHeaders(checked: HeaderRecord | undefined): HeaderRecord {
-  const headers: Record<string, string> = Object.assign(Object.create(null), checked);
+  // A plain object (spreading defines each name as an own property): each attempt spreads it (`attemptHeaders`), and
+  // an object without a prototype is a dictionary in V8, slower to copy.
+  const headers: Record<string, string> = { ...checked };
   const callerAgent = headers['user-agent']?.trim();
   headers['user-agent'] = callerAgent ? `${userAgent()} ${callerAgent}` : userAgent();
   headers.accept = 'application/json';
@@ -96,8 +98,10 @@ export function clientHeaders(checked: HeaderRecord | undefined): HeaderRecord {
 
 /**
  * The headers of one attempt: the client's, then the call's (both checked: none the SDK owns), then the key, the
- * body's type. A plain object with lower-case names (no prototype): ky merges plain objects without building
- * `Headers` of its own twice more for each request. The trace context is added by the caller (telemetry).
+ * body's type. A plain object with lower-case names, built by spreading (which defines each name as an own property,
+ * `__proto__` included, though the checks refuse that one): an object without a prototype is a dictionary in V8, which
+ * ky and fetch read more slowly, property by property, for each request. The trace context is added by the caller
+ * (telemetry).
  */
 export function attemptHeaders(
   client: HeaderRecord,
@@ -105,8 +109,7 @@ export function attemptHeaders(
   authorization: string,
   hasBody: boolean,
 ): Record<string, string> {
-  const headers: Record<string, string> = Object.assign(Object.create(null), client, call);
-  headers.authorization = authorization;
-  if (hasBody) headers['content-type'] = 'application/json';
-  return headers;
+  return hasBody
+    ? { ...client, ...call, authorization, 'content-type': 'application/json' }
+    : { ...client, ...call, authorization };
 }

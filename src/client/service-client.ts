@@ -3,7 +3,8 @@ import { ValidationError, validationIssue } from '../errors/validation-error.js'
 import { callUserCallback } from '../internal/callback.js';
 import { describeValue } from '../internal/describe.js';
 import { lazyPart } from '../internal/lazy.js';
-import { type EwayBillModel, EwayBillModelSchema } from '../model/schemas.js';
+import { checkModel, type ModelCheck } from '../model/check.js';
+import type { EwayBillModel } from '../model/schemas.js';
 import { sharedRateLimiter } from '../throttle/process-rate-limiter.js';
 import type { QueueStatus } from '../throttle/queue-options.js';
 import { createEwayBills } from './batch.js';
@@ -450,9 +451,9 @@ function docHashIdProblem(docHashId: unknown): string | undefined {
 }
 
 /** The schema's verdict on a model; a model that cannot even be read (a getter or a Proxy that throws) is a failure too. */
-function parseModel(model: unknown): ReturnType<typeof EwayBillModelSchema.safeParse> | ValidationError {
+function parseModel(model: unknown): ModelCheck | ValidationError {
   try {
-    return EwayBillModelSchema.safeParse(model, { reportInput: true });
+    return checkModel(model);
   } catch (error) {
     const why = error instanceof Error ? error.message : describeValue(error);
     return new ValidationError('e-way bill model', [validationIssue([], `could not be read: ${why.slice(0, 200)}`)]);

@@ -89,6 +89,18 @@ const requiresShipToGstin = (type: TransactionType | undefined): boolean =>
   (TRANSACTION_TYPES_REQUIRING_SHIP_TO_GSTIN as readonly string[]).includes(type ?? '');
 
 /**
+ * Rule 4 of {@link EwayBillModelSchema}, its one issue beyond the object schema: `ship_to_gstin` absent where the
+ * transaction type requires it. Only when absent: a value that is given but wrong (an empty string, null) already has
+ * its own issue.
+ */
+export function shipToGstinMissing(model: {
+  readonly transaction_type?: TransactionType | undefined;
+  readonly ship_to_gstin?: string | undefined;
+}): boolean {
+  return requiresShipToGstin(model.transaction_type) && model.ship_to_gstin === undefined;
+}
+
+/**
  * The zod schema of an {@link EwayBillModel}: every field rule of the spec, plus rule 4
  * (`ship_to_gstin` required for `Bill To - Ship To` and `Combination of 2 and 3`).
  * The client runs it before every request; use it yourself to check ERP data early.
@@ -96,8 +108,7 @@ const requiresShipToGstin = (type: TransactionType | undefined): boolean =>
 export const EwayBillModelSchema: z.ZodMiniType<EwayBillModel> = EwayBillModelObjectSchema.check(
   z.superRefine(
     (model, ctx) => {
-      // Only when absent: a value that is given but wrong (an empty string, null) already has its own issue.
-      if (requiresShipToGstin(model.transaction_type) && model.ship_to_gstin === undefined) {
+      if (shipToGstinMissing(model)) {
         ctx.addIssue({
           code: 'custom',
           path: ['ship_to_gstin'],

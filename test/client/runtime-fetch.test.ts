@@ -81,6 +81,57 @@ describe("the runtime's fetch", () => {
     expect(request.headers['user-agent']).toMatch(/^invoicing-service-sdk\//);
   });
 
+  it("ky's Request carries neither the body nor the headers: the runtime's fetch is given them as they are", async () => {
+    const { baseUrl, seen } = await recordingServer();
+    // Every Request made in this process while the call runs: ky makes one per attempt (undici's fetch uses its own
+    // class, not the global one).
+    const made: { method: string; body: boolean; headers: string[] }[] = [];
+    const Original = globalThis.Request;
+    class RecordingRequest extends Original {
+      constructor(input: RequestInfo | URL, init?: RequestInit) {
+        super(input, init);
+        made.push({ method: this.method, body: this.body !== null, headers: [...this.headers.keys()] });
+      }
+    }
+    vi.stubGlobal('Request', RecordingRequest);
+    const key = freshKey('runtime-fetch-bare');
+    const client = new ServiceClient({ apiKey: key, baseUrl, rateLimiter: { acquire: async () => undefined } });
+    const model = validModel();
+    await client.createEwayBill('doc-2', model);
+    // Before: ky's Request held the body (a ReadableStream made of the JSON string, never read) and every header.
+    expect(made).toEqual([{ method: 'POST', body: false, headers: [] }]);
+    const [request] = seen as [Seen];
+    expect(JSON.parse(request.body)).toEqual(model);
+    expect(request.headers).toMatchObject({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+  });
+
+  it("a fetch option gets ky's whole Request: its method, headers and body", async () => {
+    const { baseUrl, seen } = await recordingServer();
+    const got: { method: string; contentType: string | null; body: string }[] = [];
+    const key = freshKey('custom-fetch-post');
+    const client = new ServiceClient({
+      apiKey: key,
+      baseUrl,
+      fetch: async (resource, init) => {
+        if (!(resource instanceof Request)) throw new TypeError('expected a Request');
+        got.push({
+          method: resource.method,
+          contentType: resource.headers.get('content-type'),
+          body: await resource.clone().text(),
+        });
+        return globalThis.fetch(resource, init);
+      },
+      rateLimiter: { acquire: async () => undefined },
+    });
+    const model = validModel();
+    await client.createEwayBill('doc-3', model);
+    expect(got).toHaveLength(1);
+    expect(got[0]?.method).toBe('POST');
+    expect(got[0]?.contentType).toBe('application/json');
+    expect(JSON.parse(got[0]?.body ?? '')).toEqual(model);
+    expect(JSON.parse((seen as [Seen])[0].body)).toEqual(model);
+  });
+
   it("a fetch option still gets ky's Request", async () => {
     const { baseUrl, seen } = await recordingServer();
     const { spy, calls } = spyOnFetch(globalThis.fetch);

@@ -1,0 +1,44 @@
+// The model check of every `createEwayBill` (issue 29, item 8: CPU per call). zod's parser of the model made garbage
+// for every field of every call (docs/benchmarks.md, "The CPU of a call"); ./fast-parse.ts parses the object schema
+// reading each field once. A model it accepts is one zod accepts, with the same output; the cross-field rule is the
+// schema's own; anything else goes through `EwayBillModelSchema` itself for its verdict and issues.
+import { lazyPart } from '../internal/lazy.js';
+import { type EwayBillModel, EwayBillModelObjectSchema, EwayBillModelSchema, shipToGstinMissing } from './schemas.js';
+
+/** What `EwayBillModelSchema.safeParse` returns. */
+export type ModelCheck = ReturnType<typeof EwayBillModelSchema.safeParse>;
+
+/** The fast parser, imported on the first check (./fast-parse.ts). */
+const fastPart = /* @__PURE__ */ lazyPart(() => import('./fast-parse.js'));
+/** The object schema's fast parser; `null` until loaded, `undefined` when the schema holds what it does not unroll. */
+let fast: ((model: unknown) => unknown) | null | undefined = null;
+let notAccepted: unknown;
+
+/**
+ * `EwayBillModelSchema.safeParse(model, { reportInput: true })`: the same verdict, output and issues, faster once the
+ * fast parser is loaded (it is asked for on the first check; the checks until it is there use the schema alone).
+ */
+export function checkModel(model: unknown): ModelCheck {
+  if (fast) {
+    const data = fast(model);
+    // The object schema's output, when the cross-field rule (the schema's refinement) has nothing to say of it.
+    if (data !== notAccepted && !shipToGstinMissing(data as EwayBillModel))
+      return { success: true, data } as ModelCheck;
+  } else if (fast === null && fastPart.value === undefined) {
+    fastPart.load().then(
+      (part) => {
+        notAccepted = part.NOT_ACCEPTED;
+        fast = part.modelParser(EwayBillModelObjectSchema);
+      },
+      () => {
+        // A chunk that could not be loaded: the schema goes on alone; the next check asks again.
+      },
+    );
+  }
+  return EwayBillModelSchema.safeParse(model, { reportInput: true });
+}
+
+/** Whether the fast parser is in use (tests). */
+export function modelCheckFast(): boolean {
+  return typeof fast === 'function';
+}
