@@ -20,7 +20,14 @@ let notAccepted: unknown;
  */
 export function checkModel(model: unknown): ModelCheck {
   if (fast) {
-    const data = fast(model);
+    let data: unknown;
+    try {
+      data = fast(model);
+    } catch {
+      // zod's internals read by the fast parser changed under a newer zod: the schema alone from now on.
+      fast = undefined;
+      return EwayBillModelSchema.safeParse(model, { reportInput: true });
+    }
     // The object schema's output, when the cross-field rule (the schema's refinement) has nothing to say of it.
     if (data !== notAccepted && !shipToGstinMissing(data as EwayBillModel))
       return { success: true, data } as ModelCheck;
