@@ -67,16 +67,15 @@ export function acquireOptionsOf(
   });
 }
 
-/** How late a limiter's grant may come after the queue deadline: the default limiter's margin, its timers' tolerance. */
-const GRANT_TOLERANCE_MS = 25;
-
 /**
- * The error of an attempt whose slot was granted after the call's queue deadline (a starved event loop fired the
- * limiter's timer late): it did not start within its `maxQueueWait`, so it does not start now. After a possible send
+ * The error of an attempt whose slot was granted after the call's queue deadline, later than `tolerance` ms (the
+ * default limiter's margin, `DEFAULT_MARGIN_MS` of queue-options.ts, passed by the transport: importing it here would
+ * make that module of the client's first chunk a chunk of its own): a starved event loop fired the limiter's timer
+ * late, the call did not start within its `maxQueueWait`, so it does not start now. After a possible send
  * (`earlierSend`), it says so. `undefined` when the grant came in time, or the call has no deadline.
  */
-export function grantedTooLate(call: Call, earlierSend: boolean): QueueTimeoutError | undefined {
-  if (call.queueDeadline === undefined || Date.now() <= call.queueDeadline + GRANT_TOLERANCE_MS) return undefined;
+export function grantedTooLate(call: Call, earlierSend: boolean, tolerance: number): QueueTimeoutError | undefined {
+  if (call.queueDeadline === undefined || Date.now() <= call.queueDeadline + tolerance) return undefined;
   return queueTimeout(call, undefined, earlierSend ? { cause: undefined } : undefined);
 }
 

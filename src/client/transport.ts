@@ -9,7 +9,7 @@ import { ServiceError } from '../errors/service-error.js';
 import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from '../errors/transport-errors.js';
 import { abortableDelay } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
-import type { QueueStatus } from '../throttle/queue-options.js';
+import { DEFAULT_MARGIN_MS, type QueueStatus } from '../throttle/queue-options.js';
 import { queuePlace } from '../throttle/queue-place-lazy.js';
 import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
 import { acquireBudgets } from './acquire.js';
@@ -264,7 +264,7 @@ export class Transport {
         const release = typeof granted === 'function' ? (granted as ReleaseSlot) : undefined;
         // A grant that came past the queue deadline (its timer fired late on a starved event loop) is given back: the
         // call did not start within its maxQueueWait, and nothing is sent.
-        const late = ready.queue.grantedTooLate(call, earlierSend);
+        const late = ready.queue.grantedTooLate(call, earlierSend, DEFAULT_MARGIN_MS);
         if (late) {
           if (release) callUserCallback('rateLimiter release', release, [{ unused: true }], logger ?? console);
           return next(this.#ended(attempt, late, call, earlierSend, ready));

@@ -4,6 +4,7 @@ import type { Priority } from './priority-queue.js';
 import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
 import {
   type AcquireOptions,
+  DEFAULT_MARGIN_MS,
   FifoWaiters,
   QUEUE_STATUS,
   type QueueStatus,
@@ -103,7 +104,7 @@ const wallClockOffset = () => Date.now() - performance.now();
  */
 export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}): ProcessRateLimiter {
   const interval = checkOption('interval', options.interval ?? 1000, 1);
-  const margin = checkOption('margin', options.margin ?? 25, 0);
+  const margin = checkOption('margin', options.margin ?? DEFAULT_MARGIN_MS, 0);
   const waitForAnswer = options.waitForAnswer ?? false;
   const answerWaitLimit = checkOption('answerWaitLimit', options.answerWaitLimit ?? 1000, 0, true);
   const keys = new Map<string, KeyState>();
