@@ -12,10 +12,14 @@ import {
 import { abortError } from '../internal/abort.js';
 import type { AcquireOptions } from '../throttle/queue-options.js';
 import { queuedOnce, queueTimeout } from '../throttle/queue-place.js';
+import type { ReleaseSlot } from '../throttle/rate-limiter.js';
+import type { AttemptWaiter } from './acquire.js';
 import type { Call } from './call.js';
+import type { Credential } from './credentials.js';
 // Types alone from events.ts (the transport passes `emit`): a module this chunk shared with the client's first chunk
 // would be a chunk of its own, fetched before the client runs.
 import type { ClientHooks, emit as Emit, Logger } from './events.js';
+import type { CallTelemetry } from './telemetry.js';
 
 /**
  * The error of a retry whose wait alone (`delayMs`) ends past the call's queue deadline: it cannot start in time, so
@@ -108,4 +112,45 @@ export function endedBeforeSend(error: unknown, call: Call, earlierSend: boolean
     return new RateLimiterUnavailableError(error.message, { cause: error.cause ?? error, earlierSend });
   }
   return failedAfterEarlierSend(error, request);
+}
+
+/**
+ * What a {@link SlotWait} tells its outcome to: the transport (./transport.ts `slotSettled`). `Parts`: the
+ * transport's parts (an interface and a type parameter here: transport.ts imports this module).
+ */
+export interface SlotOwner<Parts> {
+  slotSettled(wait: SlotWait<Parts>, granted: boolean, release: ReleaseSlot | undefined, reason: unknown): void;
+}
+
+/**
+ * An attempt waiting for its slot: what it needs, after its wait, to be sent, in one record, which the SDK's own
+ * limiter keeps in the key's line (../client/acquire.ts `waitForSlot`), with the resolve function of the promise its
+ * caller holds (issue 29, item 8). `run`: the call's first attempt, whose outcome starts the retry loop; else the loop
+ * awaits the outcome. The limiter's `granted` or `failed` is taken up in a later microtask (`slotSettled`), as a
+ * promise's would be: never inside the limiter's own turn.
+ */
+export class SlotWait<Parts> implements AttemptWaiter {
+  /** Settles the promise of the transport's `#slot`; `undefined` once settled. */
+  resolve: ((outcome: unknown) => void) | undefined;
+
+  constructor(
+    readonly transport: SlotOwner<Parts>,
+    readonly call: Call,
+    readonly ready: Parts,
+    readonly credential: Credential,
+    readonly attempt: number,
+    readonly earlierSend: boolean,
+    readonly telemetry: CallTelemetry | undefined,
+    readonly run: boolean,
+    /** `performance.now()`, whole milliseconds (a small integer: no number object of its own). */
+    readonly queuedSince: number,
+  ) {}
+
+  granted(release: ReleaseSlot | undefined): void {
+    queueMicrotask(() => this.transport.slotSettled(this, true, release, undefined));
+  }
+
+  failed(reason: unknown): void {
+    queueMicrotask(() => this.transport.slotSettled(this, false, undefined, reason));
+  }
 }
