@@ -1,6 +1,7 @@
 // What a call tells the rate limiter about its wait (issue 30), the error of a wait that cannot end in time, and the
 // error of an attempt that ended before it sent: one of the transport's started parts (./transport.ts
 // `startTransport`), off the client's first chunk.
+import type { AnswerInfo } from '../errors/answer.js';
 import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
 import { ServiceError } from '../errors/service-error.js';
 import {
@@ -125,8 +126,8 @@ export interface SlotOwner<Parts> {
 /**
  * An attempt waiting for its slot: what it needs, after its wait, to be sent, in one record, which the SDK's own
  * limiter keeps in the key's line (../client/acquire.ts `waitForSlot`), with the resolve function of the promise its
- * caller holds (issue 29, item 8). `run`: the call's first attempt, whose outcome starts the retry loop; else the loop
- * awaits the outcome. The limiter's `granted` or `failed` is taken up in a later microtask (`slotSettled`), as a
+ * caller holds (issue 29, item 8). `finish`: the call's first attempt, whose outcome starts the retry loop, and what the
+ * loop makes its success answer into; `undefined`: the loop awaits the outcome. The limiter's `granted` or `failed` is taken up in a later microtask (`slotSettled`), as a
  * promise's would be: never inside the limiter's own turn.
  */
 export class SlotWait<Parts> implements AttemptWaiter {
@@ -141,7 +142,7 @@ export class SlotWait<Parts> implements AttemptWaiter {
     readonly attempt: number,
     readonly earlierSend: boolean,
     readonly telemetry: CallTelemetry | undefined,
-    readonly run: boolean,
+    readonly finish: ((answer: AnswerInfo) => unknown) | undefined,
     /** `performance.now()`, whole milliseconds (a small integer: no number object of its own). */
     readonly queuedSince: number,
   ) {}

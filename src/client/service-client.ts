@@ -210,7 +210,7 @@ export class ServiceClient {
       },
       callOptions,
     );
-    return this.#transport.send(call, ready).then(ewayBillResult);
+    return this.#transport.send(call, ready, ewayBillResult);
   }
 
   /**

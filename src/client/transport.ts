@@ -84,6 +84,12 @@ export interface AttemptResult {
   readonly credential: Credential | undefined;
 }
 
+/** What a call's success answer is made into, once, at its end (`send`'s `finish`). */
+type Finish = (answer: AnswerInfo) => unknown;
+
+/** `send`'s result when the method takes the answer as it is. */
+const asAnswer: Finish = (answer) => answer;
+
 /** An attempt's key and its granted slot: what the attempt needs, after its wait, to send. */
 export interface Granted {
   readonly credential: Credential;
@@ -111,15 +117,18 @@ export class Transport {
    *
    * Hand-written rather than ky's `retry`: see docs/architecture.md.
    */
-  send(call: Call, ready: TransportParts): Promise<AnswerInfo> {
+  send(call: Call, ready: TransportParts): Promise<AnswerInfo>;
+  /** `send`, its success answer made into the method's result by `finish` (`createEwayBill`'s), in the same promise. */
+  send<T>(call: Call, ready: TransportParts, finish: (answer: AnswerInfo) => T): Promise<T>;
+  send(call: Call, ready: TransportParts, finish: Finish = asAnswer): Promise<unknown> {
     const starting = startCall(
       { method: call.method, route: call.route, url: call.url, docHashId: call.docHashId },
       () => this.#init.credentials.label(),
     );
-    if (starting) return starting.then((telemetry) => this.#run(call, ready, telemetry, undefined));
+    if (starting) return starting.then((telemetry) => this.#run(call, ready, telemetry, undefined, finish));
     // The slot before the state (issue 29, item 8): the first attempt asks for its slot now, and the retry loop's
     // frame starts once it is granted, so a call queued for its slot holds the call and its wait's record only.
-    return this.#queue(call, ready, 1, undefined, call.earlierSend, undefined, true) as Promise<AnswerInfo>;
+    return this.#queue(call, ready, 1, undefined, call.earlierSend, undefined, finish);
   }
 
   /** The retry loop of `send`, from the first attempt's slot (`first`, when it was asked for already). */
@@ -128,7 +137,8 @@ export class Transport {
     ready: TransportParts,
     telemetry: CallTelemetry | undefined,
     first: Granted | AttemptResult | undefined,
-  ): Promise<AnswerInfo> {
+    finish: Finish,
+  ): Promise<unknown> {
     const { credentials, retryPolicy } = this.#init;
     // Whether a request of this call may have reached the service (createEwayBillOnce's resend starts with it).
     let earlierSend = call.earlierSend;
@@ -142,7 +152,7 @@ export class Transport {
     for (let attempt = 1; ; attempt++) {
       const queued =
         first ??
-        (await (this.#queue(call, ready, attempt, rotated, earlierSend, telemetry, false) as Promise<
+        (await (this.#queue(call, ready, attempt, rotated, earlierSend, telemetry, undefined) as Promise<
           Granted | AttemptResult
         >));
       first = undefined;
@@ -203,7 +213,7 @@ export class Transport {
         throw noteAttempts(refused, reached);
       }
       telemetry?.end({ status: answer.status, resendCount });
-      return reached > 1 ? { ...answer, attempts: reached } : answer;
+      return finish(reached > 1 ? { ...answer, attempts: reached } : answer);
     }
     error ??= result?.error;
     telemetry?.end({ status: lastStatus, error, resendCount });
@@ -213,8 +223,8 @@ export class Transport {
   /**
    * The wait of an attempt: its key, then its rate-limit slot. Resolves to the key and the grant, or to the attempt's
    * one result when it ended before its request was made (the limiter, the key, the caller's abort): the call then
-   * ends unreported, as nothing was sent. With `run` (the first attempt), resolves to what the retry loop makes of
-   * that instead. Not an async function: with a known key, the limiter is asked before this returns, and the waiting
+   * ends unreported, as nothing was sent. With `finish` (the first attempt), resolves to what the retry loop makes of
+   * that instead (the call's result). Not an async function: with a known key, the limiter is asked before this returns, and the waiting
    * call holds no suspended frame, only its wait's record (`SlotWait`, issue 29, item 8). Never throws.
    */
   #queue(
@@ -224,21 +234,21 @@ export class Transport {
     rotated: Credential | undefined,
     earlierSend: boolean,
     telemetry: CallTelemetry | undefined,
-    run: boolean,
+    finish: Finish | undefined,
   ): Promise<unknown> {
     const { credentials } = this.#init;
     // The key is read before the attempt queues: it is one of the budgets the attempt waits for. A fixed key is
     // known (from the client's construction where hashing is synchronous, else from its first derivation): no turn
     // of the event loop before the limiter. A key function's read ends at the call's abort or timeout.
     const known = rotated ?? credentials.fixed;
-    if (known) return this.#slot(call, ready, attempt, known, earlierSend, telemetry, run);
+    if (known) return this.#slot(call, ready, attempt, known, earlierSend, telemetry, finish);
     return credentials
       .read({ signal: call.signal, timeout: call.timeout, request: call.request })
       .then<unknown, unknown>(
-        (credential) => this.#slot(call, ready, attempt, credential, earlierSend, telemetry, run),
+        (credential) => this.#slot(call, ready, attempt, credential, earlierSend, telemetry, finish),
         (error: unknown) => {
           const ended = this.#ended(attempt, error, call, earlierSend, ready);
-          return run ? this.#run(call, ready, telemetry, ended) : ended;
+          return finish ? this.#run(call, ready, telemetry, ended, finish) : ended;
         },
       );
   }
@@ -251,11 +261,21 @@ export class Transport {
     credential: Credential,
     earlierSend: boolean,
     telemetry: CallTelemetry | undefined,
-    run: boolean,
+    finish: Finish | undefined,
   ): Promise<unknown> {
     const { limiter, logger, hooks } = this.#init;
     const since = Math.round(performance.now());
-    const wait = new ready.queue.SlotWait(this, call, ready, credential, attempt, earlierSend, telemetry, run, since);
+    const wait = new ready.queue.SlotWait(
+      this,
+      call,
+      ready,
+      credential,
+      attempt,
+      earlierSend,
+      telemetry,
+      finish,
+      since,
+    );
     const settled = new Promise((resolve) => {
       wait.resolve = resolve;
     });
@@ -291,7 +311,8 @@ export class Transport {
       granted && !late
         ? { credential: wait.credential, release, queuedMs: Math.round(performance.now()) - wait.queuedSince }
         : this.#ended(attempt, late ?? ready.queue.notGranted(reason, call, earlierSend), call, earlierSend, ready);
-    resolve(wait.run ? this.#run(call, ready, wait.telemetry, outcome) : outcome);
+    const { finish } = wait;
+    resolve(finish ? this.#run(call, ready, wait.telemetry, outcome, finish) : outcome);
   }
 
   /** The one result of an attempt that ended before its request was made (see `#queue`). */
