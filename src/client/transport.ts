@@ -71,7 +71,7 @@ export interface TransportInit {
  * The one result of an attempt: the answer (the success answer) or the error, with what the loop and the report
  * need. `final`: the error ends the call whatever the policy says (the caller's abort, a failure before sending).
  */
-export interface AttemptResult {
+interface AttemptResult {
   readonly attempt: number;
   readonly answer?: AnswerInfo | undefined;
   /** The attempt's error (typed, but a custom fetch may throw anything that is not). */
@@ -91,7 +91,7 @@ type Finish = (answer: AnswerInfo) => unknown;
 const asAnswer: Finish = (answer) => answer;
 
 /** An attempt's key and its granted slot: what the attempt needs, after its wait, to send. */
-export interface Granted {
+interface Granted {
   readonly credential: Credential;
   readonly release: ReleaseSlot | undefined;
   readonly queuedMs: number;
@@ -224,8 +224,9 @@ export class Transport {
    * The wait of an attempt: its key, then its rate-limit slot. Resolves to the key and the grant, or to the attempt's
    * one result when it ended before its request was made (the limiter, the key, the caller's abort): the call then
    * ends unreported, as nothing was sent. With `finish` (the first attempt), resolves to what the retry loop makes of
-   * that instead (the call's result). Not an async function: with a known key, the limiter is asked before this returns, and the waiting
-   * call holds no suspended frame, only its wait's record (`SlotWait`, issue 29, item 8). Never throws.
+   * that instead (the call's result). Not an async function: with a known key, the limiter is asked before this
+   * returns, and the waiting call holds no suspended frame, only its wait's record (`SlotWait`, issue 29, item 8).
+   * Never throws.
    */
   #queue(
     call: Call,
