@@ -100,7 +100,11 @@ for (let i = 0; i < 200 && held.length === 0; i++) await new Promise((resolve) =
 // A few queued first, so the key's own waiting state (its pending turn) is in both counts: the difference is the calls'.
 for (let i = 0; i < 5; i++) calls.push(client.createEwayBill('doc-early-' + i, model));
 const before = await kinds();
-for (let i = 0; i < ${QUEUED}; i++) calls.push(client.createEwayBill('doc-' + i, model));
+// With SIGNAL, each call has a signal of its own (its controller kept, as a caller keeps it): one listener each.
+const controllers = [];
+const optionsOf = () =>
+  process.env.SIGNAL ? { signal: controllers[controllers.push(new AbortController()) - 1].signal } : undefined;
+for (let i = 0; i < ${QUEUED}; i++) calls.push(client.createEwayBill('doc-' + i, model, optionsOf()));
 const after = await kinds();
 const stillQueued = held.length === 1;
 // Per queued call, to the nearest whole object: the engine's own objects made meanwhile (a compiled function, a
@@ -151,6 +155,22 @@ describe('a call queued for its slot (issue 29, item 8)', () => {
     // leave and abort functions, the transport's continuations, the mapping of the result). Now: the record's promise
     // (and its resolve function with that function's context), and `createEwayBill`'s, which follows it.
     expect(perCall).toEqual({ promises: 2, reactions: 1, closures: 1, contexts: 1, generators: 0 });
+    expect(succeeded).toBe(QUEUED + 6);
+  }, 60_000);
+
+  it('with a signal of its own, adds one listener object at the limiter, not closures', async () => {
+    const child = runCli(join(sdk.dir, 'held-kinds.mjs'), [], { NODE_OPTIONS: '--expose-gc', SIGNAL: '1' });
+    expect(await child.exit(50_000)).toBe(0);
+    expect(child.stderr()).toBe('');
+    const { stillQueued, perCall, succeeded } = JSON.parse(child.stdout().trim()) as {
+      stillQueued: boolean;
+      perCall: Record<string, number>;
+      succeeded: number;
+    };
+    expect(stillQueued).toBe(true);
+    // Its `Watched` object is the listener (it holds the deadline's timer too); the one more closure and context are
+    // Node's own, for the signal's listener. Before: 4 closures (the limiter's leave, abort and grant functions too).
+    expect(perCall).toEqual({ promises: 2, reactions: 1, closures: 2, contexts: 2, generators: 0 });
     expect(succeeded).toBe(QUEUED + 6);
   }, 60_000);
 });
