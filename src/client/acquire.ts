@@ -8,10 +8,13 @@ import {
   ACQUIRE_ALL,
   ACQUIRE_HELD,
   type AcquireHeld,
+  ENQUEUE,
+  type Enqueue,
   HONORS_ABORT,
   type MultiBudgetLimiter,
   type RateLimiter,
   type ReleaseSlot,
+  type SlotWaiter,
 } from '../throttle/rate-limiter.js';
 import type { Logger } from './events.js';
 
@@ -90,6 +93,38 @@ export function acquireBudgets(
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/** What waits for an attempt's slot: the transport's record of the attempt (a grant may be `undefined`: nothing to release). */
+export interface AttemptWaiter extends SlotWaiter {
+  granted(release: ReleaseSlot | undefined): void;
+}
+
+/**
+ * Asks `limiter` for the slot of an attempt in `keyIds` (see {@link acquireBudgets}) and tells `waiter` the outcome,
+ * once. The SDK's own in-process limiter, given as it is, for one budget, puts `waiter` itself in the key's line
+ * (`ENQUEUE`): a call queued for its slot is then that one record and the line's entry (issue 29, item 8). Any other limiter, or several
+ * budgets, go through the promise of {@link acquireBudgets}, whose outcome is handed to `waiter`. Never throws.
+ */
+export function waitForSlot(
+  limiter: RateLimiter,
+  keyIds: readonly string[],
+  signal: AbortSignal | undefined,
+  logger: Logger | undefined,
+  options: AcquireOptions | undefined,
+  waiter: AttemptWaiter,
+): void {
+  try {
+    const own = limiter as { [ENQUEUE]?: Enqueue };
+    if (keyIds.length === 1 && own[ENQUEUE]?.(keyIds[0] as string, waiter, signal, options)) return;
+  } catch (error) {
+    waiter.failed(error);
+    return;
+  }
+  acquireBudgets(limiter, keyIds, signal, logger, options).then(
+    (granted) => waiter.granted(typeof granted === 'function' ? (granted as ReleaseSlot) : undefined),
+    (error: unknown) => waiter.failed(error),
+  );
 }
 
 function acquireAll(

@@ -63,7 +63,17 @@ export interface AttemptJournal {
 /** What a public method says of its call, besides the options. */
 export interface CallTarget {
   readonly method: HttpMethod;
-  readonly url: string;
+  /**
+   * The absolute URL, query included; or, with {@link CallTarget.baseUrl}, `undefined`: the URL is then made when it
+   * is read (see there).
+   */
+  readonly url?: string | undefined;
+  /**
+   * For a call about one document (`createEwayBill`): the client's base URL. The call's URL is `route` under it, its
+   * `{doc_hash_id}` the document's id as one encoded segment (`'a/b'` is sent as `'a%2Fb'`), made each time it is read:
+   * a call queued for its slot holds no URL of its own (issue 29, item 8).
+   */
+  readonly baseUrl?: string | undefined;
   readonly route: string | undefined;
   readonly body: string | undefined;
   readonly success: SuccessRule;
@@ -77,23 +87,56 @@ export interface CallTarget {
 
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
 
+/**
+ * A {@link Call}: one object of one shape (every field set in the constructor, in one order, so the engine keeps them
+ * all in the object itself), with the URL and the request summary made when read rather than held (issue 29, item 8:
+ * a call queued for its slot holds what it needs to be sent).
+ */
+class CallRecord {
+  /** The absolute URL, or the base URL of a document's call (`#templated`). */
+  readonly #at: string;
+  readonly #templated: boolean;
+  declare readonly method: HttpMethod;
+  declare readonly route: string | undefined;
+  declare readonly body: string | undefined;
+  declare readonly headers: HeaderRecord | undefined;
+  declare readonly docHashId: string | undefined;
+  declare readonly journal: AttemptJournal | undefined;
+  declare readonly idempotent: boolean;
+  declare readonly success: SuccessRule;
+  declare readonly check: ((answer: AnswerInfo) => Promise<void>) | undefined;
+
+  constructor(target: CallTarget, options: CallOptions) {
+    const { method } = target;
+    this.#templated = target.url === undefined;
+    this.#at = target.url ?? (target.baseUrl as string);
+    // Assigned one by one: the engine sizes the object from the constructor's assignments.
+    this.method = method;
+    this.route = target.route;
+    this.body = target.body;
+    this.headers = target.headers;
+    this.docHashId = target.docHashId;
+    this.journal = target.journal;
+    this.idempotent = target.idempotent !== false && IDEMPOTENT_METHODS.has(method);
+    this.success = target.success;
+    this.check = target.check;
+    // Every resolved option, as `resolveCallOptions` made it (it holds nothing else).
+    Object.assign(this, options);
+  }
+
+  get url(): string {
+    if (!this.#templated) return this.#at;
+    const segment = encodeURIComponent(this.docHashId as string);
+    return this.#at + (this.route as string).replace('{doc_hash_id}', () => segment);
+  }
+
+  get request(): RequestSummary {
+    // What errors and hooks carry (and a partner logs): the query's names, never its values (a GSTIN, a token).
+    return { method: this.method, url: withoutQueryValues(this.url) };
+  }
+}
+
 /** The call of a public method: its target and its options (checked and resolved once, by `resolveCallOptions`). */
 export function makeCall(target: CallTarget, options: CallOptions): Call {
-  const { method, url } = target;
-  return {
-    method,
-    url,
-    // What errors and hooks carry (and a partner logs): the query's names, never its values (a GSTIN, a token).
-    request: { method, url: withoutQueryValues(url) },
-    route: target.route,
-    body: target.body,
-    headers: target.headers,
-    docHashId: target.docHashId,
-    journal: target.journal,
-    idempotent: target.idempotent !== false && IDEMPOTENT_METHODS.has(method),
-    success: target.success,
-    check: target.check,
-    // Every resolved option, as `resolveCallOptions` made it (it holds nothing else).
-    ...options,
-  } as Call;
+  return new CallRecord(target, options) as unknown as Call;
 }

@@ -1,6 +1,7 @@
 // What a call tells the rate limiter about its wait (issue 30), the error of a wait that cannot end in time, and the
 // error of an attempt that ended before it sent: one of the transport's started parts (./transport.ts
 // `startTransport`), off the client's first chunk.
+import type { AnswerInfo } from '../errors/answer.js';
 import { RateLimiterConfigurationError, RateLimiterUnavailableError } from '../errors/rate-limiter-unavailable.js';
 import { ServiceError } from '../errors/service-error.js';
 import {
@@ -12,10 +13,14 @@ import {
 import { abortError } from '../internal/abort.js';
 import type { AcquireOptions } from '../throttle/queue-options.js';
 import { queuedOnce, queueTimeout } from '../throttle/queue-place.js';
+import type { ReleaseSlot } from '../throttle/rate-limiter.js';
+import type { AttemptWaiter } from './acquire.js';
 import type { Call } from './call.js';
+import type { Credential } from './credentials.js';
 // Types alone from events.ts (the transport passes `emit`): a module this chunk shared with the client's first chunk
 // would be a chunk of its own, fetched before the client runs.
 import type { ClientHooks, emit as Emit, Logger } from './events.js';
+import type { CallTelemetry } from './telemetry.js';
 
 /**
  * The error of a retry whose wait alone (`delayMs`) ends past the call's queue deadline: it cannot start in time, so
@@ -67,16 +72,15 @@ export function acquireOptionsOf(
   });
 }
 
-/** How late a limiter's grant may come after the queue deadline: the default limiter's margin, its timers' tolerance. */
-const GRANT_TOLERANCE_MS = 25;
-
 /**
- * The error of an attempt whose slot was granted after the call's queue deadline (a starved event loop fired the
- * limiter's timer late): it did not start within its `maxQueueWait`, so it does not start now. After a possible send
+ * The error of an attempt whose slot was granted after the call's queue deadline, later than `tolerance` ms (the
+ * default limiter's margin, `DEFAULT_MARGIN_MS` of queue-options.ts, passed by the transport: importing it here would
+ * make that module of the client's first chunk a chunk of its own): a starved event loop fired the limiter's timer
+ * late, the call did not start within its `maxQueueWait`, so it does not start now. After a possible send
  * (`earlierSend`), it says so. `undefined` when the grant came in time, or the call has no deadline.
  */
-export function grantedTooLate(call: Call, earlierSend: boolean): QueueTimeoutError | undefined {
-  if (call.queueDeadline === undefined || Date.now() <= call.queueDeadline + GRANT_TOLERANCE_MS) return undefined;
+export function grantedTooLate(call: Call, earlierSend: boolean, tolerance: number): QueueTimeoutError | undefined {
+  if (call.queueDeadline === undefined || Date.now() <= call.queueDeadline + tolerance) return undefined;
   return queueTimeout(call, undefined, earlierSend ? { cause: undefined } : undefined);
 }
 
@@ -109,4 +113,45 @@ export function endedBeforeSend(error: unknown, call: Call, earlierSend: boolean
     return new RateLimiterUnavailableError(error.message, { cause: error.cause ?? error, earlierSend });
   }
   return failedAfterEarlierSend(error, request);
+}
+
+/**
+ * What a {@link SlotWait} tells its outcome to: the transport (./transport.ts `slotSettled`). `Parts`: the
+ * transport's parts (an interface and a type parameter here: transport.ts imports this module).
+ */
+export interface SlotOwner<Parts> {
+  slotSettled(wait: SlotWait<Parts>, granted: boolean, release: ReleaseSlot | undefined, reason: unknown): void;
+}
+
+/**
+ * An attempt waiting for its slot: what it needs, after its wait, to be sent, in one record, which the SDK's own
+ * limiter keeps in the key's line (../client/acquire.ts `waitForSlot`), with the resolve function of the promise its
+ * caller holds (issue 29, item 8). `finish`: the call's first attempt, whose outcome starts the retry loop, and what the
+ * loop makes its success answer into; `undefined`: the loop awaits the outcome. The limiter's `granted` or `failed` is taken up in a later microtask (`slotSettled`), as a
+ * promise's would be: never inside the limiter's own turn.
+ */
+export class SlotWait<Parts> implements AttemptWaiter {
+  /** Settles the promise of the transport's `#slot`; `undefined` once settled. */
+  resolve: ((outcome: unknown) => void) | undefined;
+
+  constructor(
+    readonly transport: SlotOwner<Parts>,
+    readonly call: Call,
+    readonly ready: Parts,
+    readonly credential: Credential,
+    readonly attempt: number,
+    readonly earlierSend: boolean,
+    readonly telemetry: CallTelemetry | undefined,
+    readonly finish: ((answer: AnswerInfo) => unknown) | undefined,
+    /** `performance.now()`, whole milliseconds (a small integer: no number object of its own). */
+    readonly queuedSince: number,
+  ) {}
+
+  granted(release: ReleaseSlot | undefined): void {
+    queueMicrotask(() => this.transport.slotSettled(this, true, release, undefined));
+  }
+
+  failed(reason: unknown): void {
+    queueMicrotask(() => this.transport.slotSettled(this, false, undefined, reason));
+  }
 }

@@ -219,8 +219,9 @@ export class ServiceClient {
     const call = makeCall(
       {
         method: 'POST',
-        // Built here, not checked as a caller's path: the id is one encoded segment ('a/b' is sent as 'a%2Fb').
-        url: `${this.#options.baseUrl}/v2/ewaybill/${encodeURIComponent(docHashId)}`,
+        // Not checked as a caller's path: the id is one encoded segment ('a/b' is sent as 'a%2Fb'), made into the
+        // URL when it is read (./call.ts).
+        baseUrl: this.#options.baseUrl,
         route: '/v2/ewaybill/{doc_hash_id}',
         body,
         docHashId,
@@ -229,7 +230,7 @@ export class ServiceClient {
       },
       callOptions,
     );
-    return this.#transport.send(call, ready).then(ewayBillResult);
+    return this.#transport.send(call, ready, ewayBillResult);
   }
 
   /**

@@ -12,6 +12,7 @@ import {
   grantedTooLate,
   notGranted,
   retryTooLate,
+  SlotWait,
   timedOutAfterSend,
 } from './queue-call.js';
 import { answerChecker, checkCall, resolvePath } from './request-rules.js';
@@ -31,7 +32,7 @@ export const transportParts = {
   rules: { checkCall, resolvePath, answerChecker },
   /** One HTTP exchange (with the write tracker and the reading of transport failures). */
   exchange,
-  queue: { acquireOptionsOf, retryTooLate, timedOutAfterSend, notGranted, endedBeforeSend, grantedTooLate },
+  queue: { acquireOptionsOf, retryTooLate, timedOutAfterSend, notGranted, endedBeforeSend, grantedTooLate, SlotWait },
 } as const;
 
 export type TransportParts = typeof transportParts;

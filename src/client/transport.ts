@@ -9,14 +9,15 @@ import { ServiceError } from '../errors/service-error.js';
 import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from '../errors/transport-errors.js';
 import { abortableDelay } from '../internal/abort.js';
 import { callUserCallback } from '../internal/callback.js';
-import type { QueueStatus } from '../throttle/queue-options.js';
+import { DEFAULT_MARGIN_MS, type QueueStatus } from '../throttle/queue-options.js';
 import { queuePlace } from '../throttle/queue-place-lazy.js';
 import type { RateLimiter, ReleaseSlot, SlotOutcome } from '../throttle/rate-limiter.js';
-import { acquireBudgets } from './acquire.js';
+import { giveBack, waitForSlot } from './acquire.js';
 import type { Call } from './call.js';
 import type { Credential, Credentials } from './credentials.js';
 import { type ClientHooks, emit, type Logger } from './events.js';
 import { attemptHeaders, type HeaderRecord } from './headers.js';
+import type { SlotWait } from './queue-call.js';
 import { noteAttempts } from './results.js';
 import type { RetryPolicy } from './retry.js';
 import { type CallTelemetry, startCall } from './telemetry.js';
@@ -83,8 +84,11 @@ interface AttemptResult {
   readonly credential: Credential | undefined;
 }
 
-/** The continuation of a wait that hands its outcome back as it is (`await`ed by the retry loop). */
-const asIs = <T>(value: T): T => value;
+/** What a call's success answer is made into, once, at its end (`send`'s `finish`). */
+type Finish = (answer: AnswerInfo) => unknown;
+
+/** `send`'s result when the method takes the answer as it is. */
+const asAnswer: Finish = (answer) => answer;
 
 /** An attempt's key and its granted slot: what the attempt needs, after its wait, to send. */
 interface Granted {
@@ -113,17 +117,18 @@ export class Transport {
    *
    * Hand-written rather than ky's `retry`: see docs/architecture.md.
    */
-  send(call: Call, ready: TransportParts): Promise<AnswerInfo> {
+  send(call: Call, ready: TransportParts): Promise<AnswerInfo>;
+  /** `send`, its success answer made into the method's result by `finish` (`createEwayBill`'s), in the same promise. */
+  send<T>(call: Call, ready: TransportParts, finish: (answer: AnswerInfo) => T): Promise<T>;
+  send(call: Call, ready: TransportParts, finish: Finish = asAnswer): Promise<unknown> {
     const starting = startCall(
       { method: call.method, route: call.route, url: call.url, docHashId: call.docHashId },
       () => this.#init.credentials.label(),
     );
-    if (starting) return starting.then((telemetry) => this.#run(call, ready, telemetry, undefined));
+    if (starting) return starting.then((telemetry) => this.#run(call, ready, telemetry, undefined, finish));
     // The slot before the state (issue 29, item 8): the first attempt asks for its slot now, and the retry loop's
-    // frame starts once it is granted, so a call queued for its slot holds the call and the limiter's entry only.
-    return this.#queue(call, ready, 1, undefined, call.earlierSend, undefined, (first) =>
-      this.#run(call, ready, undefined, first),
-    );
+    // frame starts once it is granted, so a call queued for its slot holds the call and its wait's record only.
+    return this.#queue(call, ready, 1, undefined, call.earlierSend, undefined, finish);
   }
 
   /** The retry loop of `send`, from the first attempt's slot (`first`, when it was asked for already). */
@@ -132,7 +137,8 @@ export class Transport {
     ready: TransportParts,
     telemetry: CallTelemetry | undefined,
     first: Granted | AttemptResult | undefined,
-  ): Promise<AnswerInfo> {
+    finish: Finish,
+  ): Promise<unknown> {
     const { credentials, retryPolicy } = this.#init;
     // Whether a request of this call may have reached the service (createEwayBillOnce's resend starts with it).
     let earlierSend = call.earlierSend;
@@ -144,7 +150,11 @@ export class Transport {
     let result: AttemptResult | undefined;
     let error: unknown;
     for (let attempt = 1; ; attempt++) {
-      const queued = first ?? (await this.#queue(call, ready, attempt, rotated, earlierSend, telemetry, asIs));
+      const queued =
+        first ??
+        (await (this.#queue(call, ready, attempt, rotated, earlierSend, telemetry, undefined) as Promise<
+          Granted | AttemptResult
+        >));
       first = undefined;
       result = 'final' in queued ? queued : await this.#attempt(call, ready, attempt, queued, earlierSend, telemetry);
       rotated = undefined;
@@ -203,7 +213,7 @@ export class Transport {
         throw noteAttempts(refused, reached);
       }
       telemetry?.end({ status: answer.status, resendCount });
-      return reached > 1 ? { ...answer, attempts: reached } : answer;
+      return finish(reached > 1 ? { ...answer, attempts: reached } : answer);
     }
     error ??= result?.error;
     telemetry?.end({ status: lastStatus, error, resendCount });
@@ -213,67 +223,97 @@ export class Transport {
   /**
    * The wait of an attempt: its key, then its rate-limit slot. Resolves to the key and the grant, or to the attempt's
    * one result when it ended before its request was made (the limiter, the key, the caller's abort): the call then
-   * ends unreported, as nothing was sent. `next` takes it from there (the retry loop). Not an async function: with a
-   * known key, the limiter is asked before this returns, and the waiting call holds no suspended frame, only the
-   * limiter's entry and one continuation (issue 29, item 8). Never throws.
+   * ends unreported, as nothing was sent. With `finish` (the first attempt), resolves to what the retry loop makes of
+   * that instead (the call's result). Not an async function: with a known key, the limiter is asked before this
+   * returns, and the waiting call holds no suspended frame, only its wait's record (`SlotWait`, issue 29, item 8).
+   * Never throws.
    */
-  #queue<T>(
+  #queue(
     call: Call,
     ready: TransportParts,
     attempt: number,
     rotated: Credential | undefined,
     earlierSend: boolean,
     telemetry: CallTelemetry | undefined,
-    next: (queued: Granted | AttemptResult) => T | PromiseLike<T>,
-  ): Promise<T> {
+    finish: Finish | undefined,
+  ): Promise<unknown> {
     const { credentials } = this.#init;
     // The key is read before the attempt queues: it is one of the budgets the attempt waits for. A fixed key is
     // known (from the client's construction where hashing is synchronous, else from its first derivation): no turn
     // of the event loop before the limiter. A key function's read ends at the call's abort or timeout.
     const known = rotated ?? credentials.fixed;
-    if (known) return this.#slot(call, ready, attempt, known, earlierSend, telemetry, next);
-    return credentials.read({ signal: call.signal, timeout: call.timeout, request: call.request }).then(
-      (credential) => this.#slot(call, ready, attempt, credential, earlierSend, telemetry, next),
-      (error: unknown) => next(this.#ended(attempt, error, call, earlierSend, ready)),
-    );
+    if (known) return this.#slot(call, ready, attempt, known, earlierSend, telemetry, finish);
+    return credentials
+      .read({ signal: call.signal, timeout: call.timeout, request: call.request })
+      .then<unknown, unknown>(
+        (credential) => this.#slot(call, ready, attempt, credential, earlierSend, telemetry, finish),
+        (error: unknown) => {
+          const ended = this.#ended(attempt, error, call, earlierSend, ready);
+          return finish ? this.#run(call, ready, telemetry, ended, finish) : ended;
+        },
+      );
   }
 
-  /** The slot of an attempt whose key is known (see `#queue`). */
-  #slot<T>(
+  /** The slot of an attempt whose key is known (see `#queue`): its record waits at the limiter. */
+  #slot(
     call: Call,
     ready: TransportParts,
     attempt: number,
     credential: Credential,
     earlierSend: boolean,
     telemetry: CallTelemetry | undefined,
-    next: (queued: Granted | AttemptResult) => T | PromiseLike<T>,
-  ): Promise<T> {
+    finish: Finish | undefined,
+  ): Promise<unknown> {
     const { limiter, logger, hooks } = this.#init;
-    const queuedSince = performance.now();
-    let acquiring: Promise<unknown>;
+    const since = Math.round(performance.now());
+    const wait = new ready.queue.SlotWait(
+      this,
+      call,
+      ready,
+      credential,
+      attempt,
+      earlierSend,
+      telemetry,
+      finish,
+      since,
+    );
+    const settled = new Promise((resolve) => {
+      wait.resolve = resolve;
+    });
     try {
       // The one place a call asks the limiter, with the call's priority, queue deadline and onQueued (./queue-call.ts).
       telemetry?.queuing(limiter, credential.budgets);
       const told = ready.queue.acquireOptionsOf(call, attempt, hooks, logger, emit);
-      acquiring = acquireBudgets(limiter, credential.budgets, call.signal, logger, told);
+      waitForSlot(limiter, credential.budgets, call.signal, logger, told, wait);
     } catch (error) {
-      acquiring = Promise.reject(error);
+      wait.failed(error);
     }
-    return acquiring.then(
-      (granted) => {
-        const release = typeof granted === 'function' ? (granted as ReleaseSlot) : undefined;
-        // A grant that came past the queue deadline (its timer fired late on a starved event loop) is given back: the
-        // call did not start within its maxQueueWait, and nothing is sent.
-        const late = ready.queue.grantedTooLate(call, earlierSend);
-        if (late) {
-          if (release) callUserCallback('rateLimiter release', release, [{ unused: true }], logger ?? console);
-          return next(this.#ended(attempt, late, call, earlierSend, ready));
-        }
-        return next({ credential, release, queuedMs: Math.round(performance.now() - queuedSince) });
-      },
-      (error: unknown) =>
-        next(this.#ended(attempt, ready.queue.notGranted(error, call, earlierSend), call, earlierSend, ready)),
-    );
+    return settled;
+  }
+
+  /**
+   * The outcome of a wait at the limiter (`SlotWait`, its record: for it alone): the grant, or why there is none. A
+   * grant that came past the queue deadline (its timer fired late on a starved event loop) is given back: the call did
+   * not start within its maxQueueWait, and nothing is sent. Told twice (a partner's limiter cannot, the SDK's own does
+   * not), the first outcome stands and a later grant goes back.
+   */
+  slotSettled(
+    wait: SlotWait<TransportParts>,
+    granted: boolean,
+    release: ReleaseSlot | undefined,
+    reason: unknown,
+  ): void {
+    const { resolve, call, ready, attempt, earlierSend } = wait;
+    const late = granted && resolve ? ready.queue.grantedTooLate(call, earlierSend, DEFAULT_MARGIN_MS) : undefined;
+    if (!resolve || late) giveBack(release, this.#init.logger);
+    if (!resolve) return;
+    wait.resolve = undefined;
+    const outcome: Granted | AttemptResult =
+      granted && !late
+        ? { credential: wait.credential, release, queuedMs: Math.round(performance.now()) - wait.queuedSince }
+        : this.#ended(attempt, late ?? ready.queue.notGranted(reason, call, earlierSend), call, earlierSend, ready);
+    const { finish } = wait;
+    resolve(finish ? this.#run(call, ready, wait.telemetry, outcome, finish) : outcome);
   }
 
   /** The one result of an attempt that ended before its request was made (see `#queue`). */

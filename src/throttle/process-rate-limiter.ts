@@ -1,9 +1,10 @@
 import pThrottle from 'p-throttle';
 import { pause } from './pause.js';
-import type { Priority } from './priority-queue.js';
+import type { Priority, QueueEntry } from './priority-queue.js';
 import { checkOption, type ProcessRateLimiterOptions } from './process-rate-limiter-options.js';
 import {
   type AcquireOptions,
+  DEFAULT_MARGIN_MS,
   FifoWaiters,
   QUEUE_STATUS,
   type QueueStatus,
@@ -18,10 +19,13 @@ type QueuePlace = typeof import('./queue-place.js');
 import {
   ACQUIRE_HELD,
   type AcquireHeld,
+  ENQUEUE,
+  type Enqueue,
   HONORS_ABORT,
   type RateLimiter,
   type ReleaseSlot,
   type SlotOutcome,
+  type SlotWaiter,
 } from './rate-limiter.js';
 
 /** The in-process limiter: a {@link RateLimiter} that also tells how many keys it holds. */
@@ -37,6 +41,7 @@ export interface ProcessRateLimiter extends RateLimiter {
 /** What the Redis limiter uses of the in-process one: its held grant, its queue's counts and status. */
 export interface LocalLimiter extends QueueStatusLimiter {
   readonly [ACQUIRE_HELD]: AcquireHeld;
+  readonly [ENQUEUE]: Enqueue;
   [WAITING_COUNTS](keyId: string): Record<Priority, number>;
 }
 
@@ -58,11 +63,8 @@ interface InFlight {
   readonly previousStart: number;
 }
 
-interface Waiter {
-  /** Grant it held (see {@link InFlight.held}). */
-  readonly hold: boolean;
-  resolve(release: ReleaseSlot): void;
-}
+/** A waiter of a key's line: the caller's own record ({@link SlotWaiter}); `hold`: grant it held (see {@link InFlight.held}). */
+type Waiter = SlotWaiter;
 
 interface KeyState {
   /** p-throttle's gate: one call of it is one slot. Replaced when it could delay the key for nothing. */
@@ -103,7 +105,7 @@ const wallClockOffset = () => Date.now() - performance.now();
  */
 export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}): ProcessRateLimiter {
   const interval = checkOption('interval', options.interval ?? 1000, 1);
-  const margin = checkOption('margin', options.margin ?? 25, 0);
+  const margin = checkOption('margin', options.margin ?? DEFAULT_MARGIN_MS, 0);
   const waitForAnswer = options.waitForAnswer ?? false;
   const answerWaitLimit = checkOption('answerWaitLimit', options.answerWaitLimit ?? 1000, 0, true);
   const keys = new Map<string, KeyState>();
@@ -235,7 +237,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
       start: now,
       grantedAt: now,
       leaving: false,
-      held: waiter.hold,
+      held: waiter.hold === true,
       wasSent: false,
       previousStart: state.lastStart,
     };
@@ -280,7 +282,7 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     const leaving = () => {
       if (!released) request.leaving = true;
     };
-    waiter.resolve(Object.assign(release, { sent, leaving }));
+    waiter.granted(Object.assign(release, { sent, leaving }));
   }
 
   /**
@@ -313,59 +315,109 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
   }
 
   /**
-   * Waits for a slot of `id`; `hold` marks the grant held (see {@link InFlight.held}). A call with a deadline leaves
-   * the line at once, with a `QueueTimeoutError`, when its start with every call ahead staying would come later, and
-   * otherwise when the deadline passes (plus `margin`, the tolerance of a grant's timer) while it still waits.
+   * Puts `waiter` in the line of `id`; its `granted` or `failed` is called once (see {@link SlotWaiter}). A call with a
+   * deadline leaves the line at once, failed with a `QueueTimeoutError`, when its start with every call ahead staying
+   * would come later, and otherwise when the deadline passes (plus `margin`, the tolerance of a grant's timer) while it
+   * still waits. Without a signal or a deadline the line holds the waiter's own record and nothing more: no listener,
+   * timer, closure or promise per waiting call (issue 29, item 8).
    */
+  function enqueue(id: string, waiter: Waiter, signal: AbortSignal | undefined, options?: AcquireOptions): void {
+    // Not throwIfAborted(): a signal from another realm or a polyfill may lack it.
+    if (signal?.aborted) {
+      waiter.failed(signal.reason);
+      return;
+    }
+    // A call that tells a priority, a deadline or onQueued needs the priority queue and the place in line: imported on
+    // first use (a chunk that failed to load fails the call); calls waiting for it join the line in their order.
+    const loaded = place.value;
+    if (options && !loaded) {
+      place.load().then(
+        () => enqueue(id, waiter, signal, options),
+        (error: unknown) => waiter.failed(error),
+      );
+      return;
+    }
+    const state = stateFor(id);
+    const queue = options && loaded?.prioritised(state);
+    // Without a signal or a deadline nothing ends the wait but the grant: the line holds the waiter itself.
+    const watched =
+      signal === undefined && options?.deadline === undefined ? undefined : new Watched(waiter, id, state, signal);
+    const entry = (queue ?? state.waiters).enter(watched ?? waiter, options?.priority ?? 'normal');
+    if (watched) {
+      watched.entry = entry;
+      signal?.addEventListener('abort', watched, { once: true });
+    }
+    // The key's next start (epoch ms), then one every interval + margin: where the call stands, its deadline (which
+    // only a watched waiter has: its `failed` leaves the line).
+    if (queue) {
+      const timer = (loaded as QueuePlace).checkQueued(
+        queue,
+        entry,
+        options as AcquireOptions,
+        nextStart(state, performance.now()) + wallClockOffset(),
+        interval + margin,
+        margin,
+        (reason) => entry.value.failed(reason),
+      );
+      if (watched) watched.timer = timer;
+    }
+    pump(id, state);
+  }
+
+  /**
+   * A waiter whose wait its signal or its deadline may end: one object, which is its abort listener too
+   * (`handleEvent`), rather than a context and three closures per waiting call. `failed` leaves the line.
+   */
+  class Watched implements Waiter {
+    timer: ReturnType<typeof setTimeout> | undefined;
+    entry: QueueEntry<Waiter> | undefined;
+
+    constructor(
+      readonly waiter: Waiter,
+      readonly id: string,
+      readonly state: KeyState,
+      readonly signal: AbortSignal | undefined,
+    ) {}
+
+    get hold(): boolean | undefined {
+      return this.waiter.hold;
+    }
+
+    handleEvent(): void {
+      this.failed(this.signal?.reason);
+    }
+
+    granted(release: ReleaseSlot): void {
+      this.#unwatch();
+      this.waiter.granted(release);
+    }
+
+    failed(reason: unknown): void {
+      this.#unwatch();
+      const { state } = this;
+      if (this.entry) state.waiters.delete(this.entry);
+      // The last waiter left: drop the pending turn and its timers, so nothing keeps the process alive.
+      if (state.waiters.size === 0 && state.slotPending) resetGate(state);
+      this.waiter.failed(reason);
+      settleIdle(this.id, state);
+    }
+
+    #unwatch(): void {
+      clearTimeout(this.timer);
+      this.signal?.removeEventListener('abort', this);
+    }
+  }
+
+  /** {@link enqueue} as a promise: the grant, or a rejection with why there is none. */
   function acquireOne(
     id: string,
     signal: AbortSignal | undefined,
     hold: boolean,
     options?: AcquireOptions,
   ): Promise<ReleaseSlot> {
-    // Not throwIfAborted(): a signal from another realm or a polyfill may lack it.
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    // A call that tells a priority, a deadline or onQueued needs the priority queue and the place in line: imported on
-    // first use (a chunk that failed to load fails the call); calls waiting for it join the line in their order.
-    const loaded = place.value;
-    if (options && !loaded) return place.load().then(() => acquireOne(id, signal, hold, options));
-    const state = stateFor(id);
-    const queue = options && loaded?.prioritised(state);
-    return new Promise<ReleaseSlot>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const leave = (reason: unknown) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        state.waiters.delete(entry);
-        // The last waiter left: drop the pending turn and its timers, so nothing keeps the process alive.
-        if (state.waiters.size === 0 && state.slotPending) resetGate(state);
-        reject(reason);
-        settleIdle(id, state);
-      };
-      const onAbort = () => leave(signal?.reason);
-      const waiter: Waiter = {
-        hold,
-        resolve: (release) => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          resolve(release);
-        },
-      };
-      const entry = (queue ?? state.waiters).enter(waiter, options?.priority ?? 'normal');
-      signal?.addEventListener('abort', onAbort, { once: true });
-      // The key's next start (epoch ms), then one every interval + margin: where the call stands, its deadline.
-      if (queue)
-        timer = (loaded as QueuePlace).checkQueued(
-          queue,
-          entry,
-          options as AcquireOptions,
-          nextStart(state, performance.now()) + wallClockOffset(),
-          interval + margin,
-          margin,
-          leave,
-        );
-      pump(id, state);
-    });
+    return new Promise<ReleaseSlot>((resolve, reject) =>
+      enqueue(id, { hold, granted: resolve, failed: reject }, signal, options),
+    );
   }
 
   function pump(id: string, state: KeyState): void {
@@ -393,6 +445,12 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     },
     acquire: (id, signal, options) => acquireOne(id, signal, false, options),
     [ACQUIRE_HELD]: acquireOne,
+    // On the limiter itself only: a wrapper that copied it (to record, to count) is asked through its own acquire.
+    [ENQUEUE](id, waiter, signal, options) {
+      if (this !== limiter) return false;
+      enqueue(id, waiter, signal, options);
+      return true;
+    },
     [QUEUE_STATUS]: (keyIds) => Promise.all(keyIds.map(status)),
     [WAITING_COUNTS]: (id: string) => (keys.get(id)?.waiters ?? new FifoWaiters()).counts(),
   };

@@ -42,6 +42,13 @@ export class FifoWaiters<T> extends Set<QueueEntry<T>> implements Waiters<T> {
   }
 }
 
+/**
+ * The in-process limiter's default `margin` (ms), the tolerance of its grant's timer: a grant of a call with a
+ * deadline may come this late after it (a starved event loop fires timers late), and the client keeps such a grant
+ * (../client/queue-call.ts `grantedTooLate`, given it by the transport).
+ */
+export const DEFAULT_MARGIN_MS = 25;
+
 /** Where a call stands when it has to wait for its slot. */
 export interface QueuedInfo {
   readonly priority: Priority;

@@ -91,6 +91,36 @@ export type AcquireHeld = (
   options?: AcquireOptions,
 ) => Promise<ReleaseSlot>;
 
+/**
+ * An attempt waiting for its slot at the in-process limiter ({@link ENQUEUE}): the one record of it the key's line
+ * holds (issue 29, item 8). The limiter calls `granted` with the slot, or `failed` with why there is none (the abort,
+ * the deadline); either once, never both. `hold` marks a held grant (see {@link AcquireHeld}).
+ */
+export interface SlotWaiter {
+  readonly hold?: boolean | undefined;
+  granted(release: ReleaseSlot): void;
+  failed(reason: unknown): void;
+}
+
+/**
+ * Marks the in-process limiter's own wait: `limiter[ENQUEUE](keyId, waiter, signal, options)` puts `waiter` in the
+ * key's line, as `acquire` does, and tells it the outcome (see {@link SlotWaiter}) rather than settling a promise: a
+ * call queued for its slot holds its own record and nothing of the limiter's but the line's entry (and, with a signal
+ * or a deadline, what ends its wait). Returns `false`, doing nothing, when called on another object than the limiter
+ * itself (a partner's wrapper that copied the limiter's marks): its own `acquire` is then asked, as it expects.
+ * A registered symbol, so the ESM and CJS copies of the SDK agree.
+ */
+export const ENQUEUE: unique symbol = Symbol.for('invoicing-service-sdk.limiter-enqueue') as never;
+
+/** The in-process limiter's own wait (see {@link ENQUEUE}). */
+export type Enqueue = (
+  this: unknown,
+  keyId: string,
+  waiter: SlotWaiter,
+  signal: AbortSignal | undefined,
+  options?: AcquireOptions,
+) => boolean;
+
 interface NodeHashLike {
   createHash(algorithm: 'sha256'): { update(data: string): { digest(encoding: 'hex'): string } };
 }
