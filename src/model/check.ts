@@ -2,24 +2,26 @@
 // for every field of every call (docs/benchmarks.md, "The CPU of a call"); ./fast-parse.ts parses the object schema
 // reading each field once. A model it accepts is one zod accepts, with the same output; the cross-field rule is the
 // schema's own; anything else goes through `EwayBillModelSchema` itself for its verdict and issues.
-import { modelParser, NOT_ACCEPTED } from './fast-parse.js';
+import { lazyPart } from '../internal/lazy.js';
 import { type EwayBillModel, EwayBillModelObjectSchema, EwayBillModelSchema, shipToGstinMissing } from './schemas.js';
 
 /** What `EwayBillModelSchema.safeParse` returns. */
 export type ModelCheck = ReturnType<typeof EwayBillModelSchema.safeParse>;
 
-/**
- * The object schema's fast parser: `null` until the first check builds it (in that check's turn, so a burst of calls
- * made at once is checked by it too), `undefined` when the schema holds what it does not unroll, or the parser failed.
- */
+/** The fast parser, imported on the first check (./fast-parse.ts). */
+const fastPart = /* @__PURE__ */ lazyPart(() => import('./fast-parse.js'));
+/** The object schema's fast parser; `null` until loaded, `undefined` when the schema holds what it does not unroll. */
 let fast: ((model: unknown) => unknown) | null | undefined = null;
+let notAccepted: unknown;
+/** Whether the fast parser has been asked for, and how many times (tests). */
+let asked = false;
+let requests = 0;
 
 /**
- * `EwayBillModelSchema.safeParse(model, { reportInput: true })`: the same verdict, output and issues, faster where the
- * fast parser accepts the model.
+ * `EwayBillModelSchema.safeParse(model, { reportInput: true })`: the same verdict, output and issues, faster once the
+ * fast parser is loaded (it is asked for on the first check; the checks until it is there use the schema alone).
  */
 export function checkModel(model: unknown): ModelCheck {
-  if (fast === null) fast = modelParser(EwayBillModelObjectSchema);
   if (fast) {
     let data: unknown;
     try {
@@ -30,8 +32,22 @@ export function checkModel(model: unknown): ModelCheck {
       return EwayBillModelSchema.safeParse(model, { reportInput: true });
     }
     // The object schema's output, when the cross-field rule (the schema's refinement) has nothing to say of it.
-    if (data !== NOT_ACCEPTED && !shipToGstinMissing(data as EwayBillModel))
+    if (data !== notAccepted && !shipToGstinMissing(data as EwayBillModel))
       return { success: true, data } as ModelCheck;
+  } else if (fast === null && !asked) {
+    // Asked once: a burst of calls made before the part is there (10,000 keys at once) must not each add a continuation.
+    asked = true;
+    requests++;
+    fastPart.load().then(
+      (part) => {
+        notAccepted = part.NOT_ACCEPTED;
+        fast = part.modelParser(EwayBillModelObjectSchema);
+      },
+      () => {
+        // A chunk that could not be loaded: the schema goes on alone; the next check asks again.
+        asked = false;
+      },
+    );
   }
   return EwayBillModelSchema.safeParse(model, { reportInput: true });
 }
@@ -39,4 +55,9 @@ export function checkModel(model: unknown): ModelCheck {
 /** Whether the fast parser is in use (tests). */
 export function modelCheckFast(): boolean {
   return typeof fast === 'function';
+}
+
+/** How many times the fast parser was asked for (tests: once however many checks come before it is there). */
+export function modelCheckRequests(): number {
+  return requests;
 }
