@@ -124,15 +124,25 @@ class CallRecord {
     Object.assign(this, options);
   }
 
+  // Made on the first read (once the call is granted its slot, or by telemetry and `onQueued`), then kept: a call is
+  // read several times per attempt (ky, the watch, every event and error), and making them each time cost 3 µs a call.
+  #url: string | undefined;
+  #request: RequestSummary | undefined;
+
   get url(): string {
-    if (!this.#templated) return this.#at;
-    const segment = encodeURIComponent(this.docHashId as string);
-    return this.#at + (this.route as string).replace('{doc_hash_id}', () => segment);
+    if (this.#url === undefined) {
+      const segment = this.#templated ? encodeURIComponent(this.docHashId as string) : '';
+      this.#url = this.#templated
+        ? this.#at + (this.route as string).replace('{doc_hash_id}', () => segment)
+        : this.#at;
+    }
+    return this.#url;
   }
 
   get request(): RequestSummary {
     // What errors and hooks carry (and a partner logs): the query's names, never its values (a GSTIN, a token).
-    return { method: this.method, url: withoutQueryValues(this.url) };
+    this.#request ??= { method: this.method, url: withoutQueryValues(this.url) };
+    return this.#request;
   }
 }
 
