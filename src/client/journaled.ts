@@ -53,6 +53,8 @@ export interface JournaledCall {
   readonly logger: Logger | undefined;
   /** What an attempt may stay in flight after it ended: `createEwayBillOnce`'s `DEFAULT_RESEND_DELAY_MS`. */
   readonly resendDelayMs: number;
+  /** A request outside the journal may have made the bill (`createEwayBillOnce`'s `mayAlreadyExist`): a 604 is the bill. */
+  readonly mayAlreadyExist: boolean;
   /** Sends `body` once through the client's retry loop, with the per-attempt hooks. */
   readonly send: (body: string, hooks: AttemptJournal) => Promise<EwayBillResult>;
 }
@@ -151,7 +153,8 @@ export async function createJournaled(call: JournaledCall): Promise<EwayBillResu
       const body = recorded?.body ?? call.body;
       const hash = recorded ? recorded.bodyHash : bodyHash;
       try {
-        const result = await sendRecorded(call, document, owner, leaseMs, inFlightMs, body, hash, plan.mayAlreadyExist);
+        const maybeMade = plan.mayAlreadyExist || call.mayAlreadyExist;
+        const result = await sendRecorded(call, document, owner, leaseMs, inFlightMs, body, hash, maybeMade);
         if (!recorded) return result;
         logger?.warn(
           `invoicing-service-sdk: the e-way bill of document ${call.docHashId} was made from an earlier body of the document, sent before it was edited`,
@@ -351,6 +354,7 @@ export function journaledClient(client: JournalClient) {
       retryRefused: options.retryRefused,
       logger,
       resendDelayMs,
+      mayAlreadyExist: options.mayAlreadyExist,
       send: (sent, hooks) => client.send(docHashId, sent, options, hooks),
     });
   const records = async () => pendingRecords(journal, baseUrl, key && (await keyHashOf(key)));

@@ -5,7 +5,7 @@ import { AbortedAfterSendError, failedAfterEarlierSend, mayHaveSucceeded } from 
 import { abortableDelay } from '../internal/abort.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { EwayBillModel } from '../model/schemas.js';
-import { checkRequestOptions, EARLIER_SEND, type RequestOptions } from './options.js';
+import { checkRequestOptions, EARLIER_SEND, MAY_ALREADY_EXIST, type RequestOptions } from './options.js';
 import {
   attemptsOf,
   type EwayBillResult,
@@ -208,7 +208,12 @@ export async function createEwayBillOnce(
     [NO_RESEND]: noResend,
     ...rest
   } = checkOnceOptions(options) as EwayBillOnceOptions & { [NO_RESEND]?: boolean };
-  const callOptions: RequestOptions = { ...rest, retryWhenMaybeSent: false };
+  // A client with a journal is told of `mayAlreadyExist` (an internal option): its journal records a 604 as the bill.
+  const callOptions = {
+    ...rest,
+    retryWhenMaybeSent: false,
+    [MAY_ALREADY_EXIST]: mayAlreadyExist === true,
+  } as RequestOptions;
   // maxQueueWait bounds the resend's wait too: what is left of it after the first call.
   const startedAt = Date.now();
   let first: Error;

@@ -279,6 +279,8 @@ export function checkRequestOptions(options: unknown, method = 'createEwayBill')
  * `createEwayBills` tell the client and each other. Never part of the public options' types.
  */
 export const EARLIER_SEND: unique symbol = Symbol('invoicing-service-sdk.earlierSend');
+/** `createEwayBillOnce`'s `mayAlreadyExist`: a request of the document outside this call may have made the bill. */
+export const MAY_ALREADY_EXIST: unique symbol = Symbol('invoicing-service-sdk.mayAlreadyExist');
 
 /** A call's options, checked and resolved against the client's once, as the call holds them. */
 export interface CallOptions {
@@ -296,6 +298,11 @@ export interface CallOptions {
   readonly earlierSend: boolean;
   /** With a journal: send a body again although the journal recorded its definitive refusal (`retryRefused`). */
   readonly retryRefused: boolean;
+  /**
+   * A request of the document outside this call and its journal (an earlier process, a ledger of an older version)
+   * may have made the bill (`createEwayBillOnce`'s `mayAlreadyExist`): with a journal, its 604 is recorded as the bill.
+   */
+  readonly mayAlreadyExist: boolean;
 }
 
 /**
@@ -321,6 +328,7 @@ export function resolveCallOptions(options: unknown, client: ResolvedOptions, me
     queueDeadline: given.maxQueueWait === undefined ? undefined : Date.now() + given.maxQueueWait,
     earlierSend: (given as { [EARLIER_SEND]?: unknown })[EARLIER_SEND] === true,
     retryRefused: given.retryRefused === true,
+    mayAlreadyExist: (given as { [MAY_ALREADY_EXIST]?: unknown })[MAY_ALREADY_EXIST] === true,
   };
 }
 

@@ -135,6 +135,39 @@ describe('ServiceClient with a journal', () => {
     expect(server.postsOf('doc-4')).toBe(2);
   });
 
+  it("createEwayBillOnce's mayAlreadyExist: a 604 to a bill made outside the journal is recorded as the bill", async () => {
+    // The bill made by a request the journal never saw (another process without a journal, an older version).
+    const outside = new ServiceClient({ apiKey: KEY, baseUrl: server.baseUrl, maxRetries: 0 });
+    await outside.createEwayBill('doc-15', validModel());
+    const { client, journal } = clientWith();
+    const result = await createEwayBillOnce(client, 'doc-15', validModel(), { mayAlreadyExist: true });
+    expect(result).toMatchObject({ outcome: 'already-generated', recovered: true });
+    // Before: the 604 was recorded 'not-sent' and the record deleted; the journal never learnt the bill.
+    const record = await journal.get({ baseUrl: server.baseUrl, docHashId: 'doc-15' });
+    expect(record).toMatchObject({ status: 'generated', result: { outcome: 'already-generated' } });
+    const again = await client.createEwayBill('doc-15', validModel());
+    expect(again).toMatchObject({ outcome: 'already-generated', fromJournal: true });
+    expect(server.postsOf('doc-15')).toBe(2);
+    expect(server.generated.get('doc-15')).toBe(1);
+  });
+
+  it('mayAlreadyExist on a document with no bill yet: generated, recorded as generated, one POST', async () => {
+    const { client, journal } = clientWith();
+    const result = await createEwayBillOnce(client, 'doc-17', validModel(), { mayAlreadyExist: true });
+    expect(result).toMatchObject({ outcome: 'generated', recovered: false });
+    const record = await journal.get({ baseUrl: server.baseUrl, docHashId: 'doc-17' });
+    expect(record).toMatchObject({ status: 'generated', result: { outcome: 'generated' } });
+    expect(server.postsOf('doc-17')).toBe(1);
+  });
+
+  it('without mayAlreadyExist, a 604 to a document the journal never saw is not taken for its bill', async () => {
+    const outside = new ServiceClient({ apiKey: KEY, baseUrl: server.baseUrl, maxRetries: 0 });
+    await outside.createEwayBill('doc-16', validModel());
+    const { client, journal } = clientWith();
+    await expect(createEwayBillOnce(client, 'doc-16', validModel())).rejects.toMatchObject({ portalCode: 604 });
+    expect(await journal.get({ baseUrl: server.baseUrl, docHashId: 'doc-16' })).toBeUndefined();
+  });
+
   it('waits after a lost answer as resendDelayMs does (5 s after the attempt ended), not its whole timeout', async () => {
     // A 120 s timeout: waiting out the recorded window (start + timeout + 5 s) would outlast the test's own limit.
     const { client } = clientWith({ timeout: 120_000 });
