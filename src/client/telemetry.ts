@@ -18,10 +18,12 @@ const calls = /* @__PURE__ */ lazyPart(() => import('./telemetry-call.js'));
  * imported (a chunk a browser could not fetch) leaves the call without telemetry, never fails it.
  */
 export function startCall(
-  start: Omit<CallStart, 'budgetHash'>,
+  startOf: () => Omit<CallStart, 'budgetHash'>,
   budgetHash: () => Promise<string>,
 ): Promise<CallTelemetry | undefined> | undefined {
   if (!otelRegistered()) return undefined;
+  // Read only when telemetry is on: a call without it builds nothing here (its URL stays unmade while it queues).
+  const start = startOf();
   const loaded = calls.value;
   if (loaded) return budgetHash().then((hash) => loaded.beginCall({ ...start, budgetHash: hash }));
   const loading = calls.load().catch(() => undefined);

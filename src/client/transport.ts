@@ -122,7 +122,7 @@ export class Transport {
   send<T>(call: Call, ready: TransportParts, finish: (answer: AnswerInfo) => T): Promise<T>;
   send(call: Call, ready: TransportParts, finish: Finish = asAnswer): Promise<unknown> {
     const starting = startCall(
-      { method: call.method, route: call.route, url: call.url, docHashId: call.docHashId },
+      () => ({ method: call.method, route: call.route, url: call.url, docHashId: call.docHashId }),
       () => this.#init.credentials.label(),
     );
     if (starting) return starting.then((telemetry) => this.#run(call, ready, telemetry, undefined, finish));
