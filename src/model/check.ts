@@ -27,9 +27,12 @@ export function checkModel(model: unknown): ModelCheck {
     try {
       data = fast(model);
     } catch {
-      // zod's internals read by the fast parser changed under a newer zod: the schema alone from now on.
+      // A model that cannot be read (a getter or a Proxy that throws) throws from the schema too: the caller makes
+      // that a ValidationError, and the fast parser stays. Only when zod reads what the fast parser could not is the
+      // parser out of step with zod (its internals changed in a later version): the schema alone from then on.
+      const bySchema = EwayBillModelSchema.safeParse(model, { reportInput: true });
       fast = undefined;
-      return EwayBillModelSchema.safeParse(model, { reportInput: true });
+      return bySchema;
     }
     // The object schema's output, when the cross-field rule (the schema's refinement) has nothing to say of it.
     if (data !== notAccepted && !shipToGstinMissing(data as EwayBillModel))

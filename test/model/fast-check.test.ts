@@ -139,4 +139,25 @@ describe('the model check with the fast parser', () => {
     expect(fresh.checkModel(model).success).toBe(true);
     expect(fresh.modelCheckRequests()).toBe(1);
   });
+  it('a model that cannot be read is a ValidationError, and the fast parser stays in use after it', async () => {
+    await fastParser();
+    const hostile = { ...validModel() };
+    Object.defineProperty(hostile, 'vehicle_number', {
+      enumerable: true,
+      get() {
+        throw new Error('no reading this');
+      },
+    });
+    const client = new ServiceClient({
+      apiKey: freshKey('fast-check-hostile'),
+      baseUrl: 'https://s.test/api',
+      fetch: async () => new Response('{}'),
+      rateLimiter: { acquire: async () => undefined },
+    });
+    const error = await client.createEwayBill('doc-1', hostile as EwayBillModel).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ name: 'ValidationError' });
+    expect(String((error as Error).message)).toContain('could not be read');
+    // Before: one such model turned the fast parser off for the rest of the process.
+    expect(modelCheckFast()).toBe(true);
+  });
 });
