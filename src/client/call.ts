@@ -70,7 +70,7 @@ export interface CallTarget {
   readonly url?: string | undefined;
   /**
    * For a call about one document (`createEwayBill`): the client's base URL. The call's URL is `route` under it, its
-   * `{doc_hash_id}` the document's id as one encoded segment (`'a/b'` is sent as `'a%2Fb'`), made each time it is read:
+   * `{doc_hash_id}` the document's id as one encoded segment (`'a/b'` is sent as `'a%2Fb'`), made when first read:
    * a call queued for its slot holds no URL of its own (issue 29, item 8).
    */
   readonly baseUrl?: string | undefined;
@@ -89,7 +89,7 @@ const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']
 
 /**
  * A {@link Call}: one object of one shape (every field set in the constructor, in one order, so the engine keeps them
- * all in the object itself), with the URL and the request summary made when read rather than held (issue 29, item 8:
+ * all in the object itself), with the URL and the request summary made when first read, not at construction (issue 29, item 8:
  * a call queued for its slot holds what it needs to be sent).
  */
 class CallRecord {
