@@ -36,30 +36,26 @@ async function againstKy(KEYS, rounds) {
   const mibs = (s) => spread(s, (b) => MiB(b).toFixed(0), ' MiB');
   const seconds = (s) => spread(s, (ms) => (ms / 1000).toFixed(2), ' s');
   const gcShare = (mode) => summary(runs[mode].map((work) => (100 * work.gcMs) / work.wallMs));
-  const wall = pairs('wallMs');
-  const rss = pairs('peakRss');
   const label = `${KEYS.toLocaleString('en-US')} keys × 3 calls, stub fetch that builds its Request, the SDK against p-throttle + ky (${rounds} rounds, order alternated, median of the pairs)`;
+  // One row of the SDK against p-throttle + ky: the median of the pairs' ratios, both sides' figures, the goal if any.
+  const versus = (title, field, format, goal) => {
+    const ratio = pairs(field);
+    return row(
+      title,
+      `${times(ratio)} p-throttle + ky`,
+      `the SDK ${format(of('sdk', field))}; p-throttle + ky ${format(of('ky', field))}`,
+      goal === undefined ? undefined : `≤ ${goal}× p-throttle + ky`,
+      goal === undefined ? undefined : ratio.median <= goal,
+    );
+  };
   return [
-    row(
-      `${label}: wall time`,
-      `${times(wall)} p-throttle + ky`,
-      `the SDK ${seconds(of('sdk', 'wallMs'))}; p-throttle + ky ${seconds(of('ky', 'wallMs'))}`,
-      `≤ ${WALL_GOAL}× p-throttle + ky`,
-      wall.median <= WALL_GOAL,
-    ),
-    row(
+    versus(`${label}: wall time`, 'wallMs', seconds, WALL_GOAL),
+    versus(
       '  … CPU time of the process (all its threads; less at the mercy of other processes than wall time)',
-      `${times(pairs('cpuMs'))} p-throttle + ky`,
-      `the SDK ${seconds(of('sdk', 'cpuMs'))}; p-throttle + ky ${seconds(of('ky', 'cpuMs'))}`,
-      undefined,
+      'cpuMs',
+      seconds,
     ),
-    row(
-      '  … peak RSS',
-      `${times(rss)} p-throttle + ky`,
-      `the SDK ${mibs(of('sdk', 'peakRss'))}; p-throttle + ky ${mibs(of('ky', 'peakRss'))}`,
-      `≤ ${RSS_GOAL}× p-throttle + ky`,
-      rss.median <= RSS_GOAL,
-    ),
+    versus('  … peak RSS', 'peakRss', mibs, RSS_GOAL),
     row(
       '  … JS heap allocated per call, and the share of wall time in GC (the noise of both rows above)',
       `${spread(of('sdk', 'allocatedPerCall'), (b) => KiB(b).toFixed(1), ' KiB')} = ${times(pairs('allocatedPerCall'))} p-throttle + ky; GC ${spread(gcShare('sdk'), fixed(0), ' %')} of wall`,
