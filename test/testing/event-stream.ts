@@ -3,7 +3,13 @@
 /** An open event stream: the text so far, and a bounded wait for text matching a pattern. */
 export async function openEvents(url: string) {
   const controller = new AbortController();
-  const response = await fetch(url, { signal: AbortSignal.any([controller.signal, AbortSignal.timeout(15_000)]) });
+  // A hang guard on opening the stream only: an `AbortSignal.timeout` on the fetch would also end the open stream that
+  // many seconds later, and a loaded machine's later tests then read an aborted stream (a clean-clone run failed so).
+  const opening = setTimeout(
+    () => controller.abort(new Error(`the event stream ${url} did not open within 60 s`)),
+    60_000,
+  );
+  const response = await fetch(url, { signal: controller.signal }).finally(() => clearTimeout(opening));
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let text = '';
