@@ -5,6 +5,7 @@ import type { KyInstance, Options } from 'ky';
 import type { AnswerInfo } from '../errors/answer.js';
 import { AbortedAfterSendError, TimeoutError } from '../errors/transport-errors.js';
 import { abortError } from '../internal/abort.js';
+import { deadlineAfter } from '../internal/deadlines.js';
 import type { Redactor } from '../internal/redact.js';
 import type { ReleaseSlot } from '../throttle/rate-limiter.js';
 import type { Call } from './call.js';
@@ -160,13 +161,14 @@ export async function exchange(
   };
   const onCallerAbort = () => end(caller?.reason);
   caller?.addEventListener('abort', onCallerAbort, { once: true });
+  // The attempt's timeout: an entry in the line of its length (../internal/deadlines.ts), not a timer of its own.
   const timer =
     call.timeout === false
       ? undefined
-      : setTimeout(() => {
+      : deadlineAfter(call.timeout, () => {
           timedOut = true;
           end(new DOMException('The attempt timed out', 'TimeoutError'));
-        }, call.timeout);
+        });
   let dispatched = false;
   let unwatch: (() => void) | undefined;
   const sendingFetch: typeof globalThis.fetch = (resource, init) => {
@@ -241,7 +243,7 @@ export async function exchange(
       throw new TimeoutError(call.timeout as number, { mayHaveSucceeded: dispatched, request, earlierSend });
     throw connectionFailure(error, { dispatched, request, scrub: redact.text, earlierSend });
   } finally {
-    clearTimeout(timer);
+    timer?.cancel();
     caller?.removeEventListener('abort', onCallerAbort);
     unwatch?.();
   }

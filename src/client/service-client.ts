@@ -28,9 +28,7 @@ import {
   type EwayBillResult,
   ewayBillNumberIn,
   type RequestResult,
-  type ResponseMeta,
-  responseMeta,
-  withMeta,
+  withAnswerMeta,
 } from './results.js';
 import { defaultRetryPolicy } from './retry.js';
 import { checkRoute } from './route.js';
@@ -284,7 +282,7 @@ export class ServiceClient {
     const target = { method, url, route, body, headers, success: 'any-2xx', idempotent } as const;
     if (!schema) {
       const answer = await this.#transport.send(makeCall(target, resolved), ready);
-      return withMeta(answer.json as RequestResult<T>, metaOfAnswer(answer));
+      return withAnswerMeta(answer.json as RequestResult<T>, answer, successRedact(answer));
     }
     const checkAnswer = ready.rules.answerChecker(schema, method, path);
     // The schema is checked in the send path, before the call's span ends: a mismatch fails the call's span too.
@@ -293,7 +291,7 @@ export class ServiceClient {
       value = await checkAnswer(answer);
     };
     const answer = await this.#transport.send(makeCall({ ...target, check }, resolved), ready);
-    return withMeta(value as RequestResult<T>, metaOfAnswer(answer));
+    return withAnswerMeta(value as RequestResult<T>, answer, successRedact(answer));
   }
 
   /**
@@ -421,12 +419,7 @@ function ewayBillResult(answer: AnswerInfo): EwayBillResult {
   const text = typeof message === 'string' ? successRedact(answer)(message) : '';
   const ewayBillNumber = ewayBillNumberIn(text);
   const result = ewayBillNumber ? { success: true, message: text, ewayBillNumber } : { success: true, message: text };
-  return withMeta(result as EwayBillResult, metaOfAnswer(answer));
-}
-
-/** The status, headers and request id of an answer, its headers with the key redacted. */
-function metaOfAnswer(answer: AnswerInfo): ResponseMeta {
-  return responseMeta(answer, successRedact(answer));
+  return withAnswerMeta(result as EwayBillResult, answer, successRedact(answer));
 }
 
 /**

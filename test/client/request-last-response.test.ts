@@ -87,3 +87,35 @@ describe('lastResponse on what request() resolves to', () => {
     expect(server.arrivals).toHaveLength(sent);
   });
 });
+
+describe('lastResponse made when first read (issue 29, item 8)', () => {
+  it('is one frozen record, the same at every read, with the headers as they were answered and not enumerable', async () => {
+    const client = clientOf();
+    const doc = await client.request<{ id: string }>('GET', '/v2/doc/1');
+    const first = doc.lastResponse;
+    expect(doc.lastResponse).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first.headers)).toBe(true);
+    expect(first.status).toBe(200);
+    expect(first.attempts).toBe(1);
+    expect(first.headers['content-type']).toMatch(/application\/json/);
+    expect(Object.keys(doc)).toEqual(['id', 'tags']);
+    expect(JSON.stringify(doc)).not.toContain('lastResponse');
+    // A caller may freeze the result: the record is still there.
+    Object.freeze(doc);
+    expect(doc.lastResponse).toBe(first);
+  });
+
+  it('an answer that echoes the key in a header never shows it in lastResponse, read late', async () => {
+    const apiKey = freshKey('meta-echo-0123456789');
+    server.answer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'x-echo': `seen ${apiKey}` });
+      response.end(JSON.stringify({ id: 'b' }));
+    });
+    const client = new ServiceClient({ apiKey, baseUrl: server.baseUrl, rateLimiter: { acquire: async () => undefined } });
+    const doc = await client.request<{ id: string }>('GET', '/v2/doc/2');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(doc.lastResponse.headers['x-echo']).not.toContain(apiKey);
+    expect(JSON.stringify(doc.lastResponse)).not.toContain(apiKey);
+  });
+});
