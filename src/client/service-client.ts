@@ -24,12 +24,7 @@ import {
   type ServiceClientOptions,
 } from './options.js';
 import { checkSchema, HTTP_METHODS, jsonBody, type QueryValue, type StandardSchemaV1 } from './request-input.js';
-import {
-  type EwayBillResult,
-  ewayBillNumberIn,
-  type RequestResult,
-  withAnswerMeta,
-} from './results.js';
+import { type EwayBillResult, ewayBillNumberIn, type RequestResult, withAnswerMeta } from './results.js';
 import { defaultRetryPolicy } from './retry.js';
 import { checkRoute } from './route.js';
 import { startTransport, Transport, type TransportParts } from './transport.js';

@@ -112,7 +112,11 @@ describe('lastResponse made when first read (issue 29, item 8)', () => {
       response.writeHead(200, { 'content-type': 'application/json', 'x-echo': `seen ${apiKey}` });
       response.end(JSON.stringify({ id: 'b' }));
     });
-    const client = new ServiceClient({ apiKey, baseUrl: server.baseUrl, rateLimiter: { acquire: async () => undefined } });
+    const client = new ServiceClient({
+      apiKey,
+      baseUrl: server.baseUrl,
+      rateLimiter: { acquire: async () => undefined },
+    });
     const doc = await client.request<{ id: string }>('GET', '/v2/doc/2');
     await new Promise((resolve) => setImmediate(resolve));
     expect(doc.lastResponse.headers['x-echo']).not.toContain(apiKey);
