@@ -1,9 +1,9 @@
 // A faster parser of the model's object schema for the model check of every call (./check.ts), imported on a process's
 // first check. zod's object parser builds a result object and an issue list for every field of every call; this one
 // reads each field once and builds only the output (docs/benchmarks.md, "The CPU of a call"). It decides nothing
-// itself: strings and enum members are tested as zod tests them, every other field (one with a refinement, a number
-// with bounds) is run through zod's own parser of that field, and any input it does not accept goes to the schema for
-// its verdict. zod's `compile` would do the same with generated code, but it needs `new Function` and put more of zod
+// itself: strings, enum members, a string's one refine (its own predicate) and `z.int()` with inclusive bounds are
+// tested as zod tests them, every other field is run through zod's own parser of that field, and any input it does
+// not accept goes to the schema for its verdict. zod's `compile` would do the same with generated code, but it needs `new Function` and put more of zod
 // into the client's first load.
 import type { EwayBillModelObjectSchema } from './schemas.js';
 
@@ -17,8 +17,10 @@ interface SchemaInternals {
   readonly _zod: {
     readonly def: {
       readonly type: string;
-      readonly checks?: readonly unknown[];
+      readonly checks?: readonly CheckInternals[];
       readonly coerce?: boolean;
+      /** A number's format: `'safeint'` for `z.int()`. */
+      readonly format?: string;
       readonly shape?: Readonly<Record<string, SchemaInternals>>;
       readonly catchall?: SchemaInternals;
       readonly innerType?: SchemaInternals;
@@ -28,7 +30,56 @@ interface SchemaInternals {
   };
 }
 
+/** The part of a zod check the parser reads: its definition. */
+interface CheckInternals {
+  readonly _zod: {
+    readonly def: {
+      /** `'custom'` for a `refine`. */
+      readonly type?: string;
+      /** `'custom'`, `'greater_than'`, `'less_than'`, … */
+      readonly check: string;
+      /** A refine's predicate. */
+      readonly fn?: unknown;
+      /** A bound's value, and whether it is allowed. */
+      readonly value?: unknown;
+      readonly inclusive?: boolean;
+      /** When the check runs at all (zod runs it always without one). */
+      readonly when?: unknown;
+    };
+  };
+}
+
 const CONTEXT = Object.freeze({ async: false });
+
+/**
+ * The predicate of a check that is a plain `refine` (a function of the value alone, run whenever the type matched),
+ * or `undefined` for any other check. The value passes only if it returns `true` itself: anything else (falsy, a
+ * promise, a truthy non-boolean) is the schema's to judge.
+ */
+function refineOf(check: CheckInternals): ((value: unknown) => unknown) | undefined {
+  const def = check._zod.def;
+  if (def.type !== 'custom' || def.check !== 'custom' || def.when !== undefined) return undefined;
+  return typeof def.fn === 'function' ? (def.fn as (value: unknown) => unknown) : undefined;
+}
+
+/**
+ * The parser of `z.int()` with inclusive bounds only (`z.minimum`, `z.maximum`), as zod tests them: a safe integer
+ * within every bound. `undefined` for any other number schema (zod's own parser then).
+ */
+function intParser(def: SchemaInternals['_zod']['def']): Parser | undefined {
+  if (def.format !== 'safeint' || def.coerce) return undefined;
+  let low = Number.MIN_SAFE_INTEGER;
+  let high = Number.MAX_SAFE_INTEGER;
+  for (const check of def.checks ?? []) {
+    const { check: kind, value, inclusive, when } = check._zod.def;
+    if (when !== undefined || inclusive !== true || typeof value !== 'number') return undefined;
+    if (kind === 'greater_than') low = Math.max(low, value);
+    else if (kind === 'less_than') high = Math.min(high, value);
+    else return undefined;
+  }
+  return (value) =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= low && value <= high ? value : NOT_ACCEPTED;
+}
 
 /** zod's verdict on one field: its output, or NOT_ACCEPTED. */
 function byZod(schema: SchemaInternals): Parser {
@@ -51,6 +102,15 @@ function parserOf(schema: SchemaInternals): Parser | undefined {
   const plain = (def.checks?.length ?? 0) === 0;
   if (def.type === 'string' && plain && !def.coerce)
     return (value) => (typeof value === 'string' ? value : NOT_ACCEPTED);
+  if (def.type === 'string' && !def.coerce && def.checks?.length === 1) {
+    // A string with one refine (the service's date): the predicate itself, not zod's run of it.
+    const refine = refineOf(def.checks[0] as CheckInternals);
+    if (refine) return (value) => (typeof value === 'string' && refine(value) === true ? value : NOT_ACCEPTED);
+  }
+  if (def.type === 'number') {
+    const int = intParser(def);
+    if (int) return int;
+  }
   if (def.type === 'enum' && plain && values) return (value) => (values.has(value) ? value : NOT_ACCEPTED);
   if (def.type === 'optional') {
     if (!plain || !def.innerType) return undefined;

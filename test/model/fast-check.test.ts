@@ -4,6 +4,7 @@ import { type EwayBillModel, ServiceClient } from 'invoicing-service-sdk';
 import { EwayBillModelSchema } from 'invoicing-service-sdk/model';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkModel, modelCheckFast } from '../../src/model/check.js';
+import { EwayBillModelObjectSchema } from '../../src/model/schemas.js';
 import { recordingFetch } from '../helpers/fake-fetch.js';
 import { freshKey, validModel } from '../helpers/model.js';
 
@@ -61,6 +62,14 @@ function corpus(): unknown[] {
     { ...base, dispatch_from: { ...(base.dispatch_from as object), extra: 'x' } },
     { ...base, dispatch_to: { ...(base.dispatch_to as object), addr_id: 1_000_000 } },
     { ...base, dispatch_to: { ...(base.dispatch_to as object), addr_id: 1.5 } },
+    { ...base, dispatch_to: { ...(base.dispatch_to as object), addr_id: 0 } },
+    { ...base, dispatch_to: { ...(base.dispatch_to as object), addr_id: -1 } },
+    { ...base, dispatch_to: { ...(base.dispatch_to as object), addr_id: Number.POSITIVE_INFINITY } },
+    { ...base, dispatch_to: { ...(base.dispatch_to as object), addr_id: 2 ** 53 + 2 } },
+    { ...base, transporter_doc_date: '29-02-2024' },
+    { ...base, transporter_doc_date: '01-13-2026' },
+    { ...base, transporter_doc_date: 20_260_201 },
+    { ...base, transporter_doc_date: new String('01-02-2026') },
     { ...base, dispatch_to: { ...(base.dispatch_to as object), state: 'ATLANTIS' } },
     { ...base, dispatch_to: null },
     { ...base, transporter_doc_date: '31-02-2026' },
@@ -98,6 +107,16 @@ describe('the model check with the fast parser', () => {
       expect(checked.data.dispatch_from).not.toBe((model as EwayBillModel).dispatch_from);
     }
     expect(accepted).toBeGreaterThan(5);
+  });
+
+  it("checks the date's refine and the addresses' integer ids itself, not through zod's parser of the field", async () => {
+    await fastParser();
+    const { shape } = EwayBillModelObjectSchema._zod.def;
+    const date = vi.spyOn(shape.transporter_doc_date._zod, 'run');
+    const addrId = vi.spyOn(shape.dispatch_from._zod.def.shape.addr_id._zod, 'run');
+    expect(checkModel(validModel()).success).toBe(true);
+    expect(date).not.toHaveBeenCalled();
+    expect(addrId).not.toHaveBeenCalled();
   });
 
   it("createEwayBill checks a valid model without zod's parser of the schema once the fast parser is loaded", async () => {
