@@ -19,9 +19,52 @@ import { watchWrite } from './write-tracker.js';
  */
 export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
-/** `work`, or the abort of the attempt if that comes first: a fetch or a body that ignores the signal cannot hang us. */
-function raceAbort<T>(work: Promise<T>, aborted: Promise<never>): Promise<T> {
-  return Promise.race([work, aborted]);
+/**
+ * The end of one attempt: its controller (whose signal fetch gets), whether its timeout ended it, and the race of each
+ * step against that end. One object per attempt, which is also the listener on the caller's signal (`handleEvent`):
+ * no promise that exists only to be raced, and no closure per step (issue 29, item 8).
+ */
+class AttemptEnd {
+  readonly controller = new AbortController();
+  timedOut = false;
+  #ended = false;
+  #reason: unknown;
+  /** Rejects the step being raced now (a step at a time: they run one after the other). */
+  #rejectStep: ((reason: unknown) => void) | undefined = undefined;
+
+  constructor(readonly caller: AbortSignal | undefined) {}
+
+  /** Ends the attempt: aborts fetch (and so its socket) and rejects the step being raced, and every later one. */
+  end(reason: unknown): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#reason = reason;
+    this.controller.abort(reason);
+    this.#rejectStep?.(reason);
+    this.#rejectStep = undefined;
+  }
+
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.end(this.caller?.reason);
+  }
+
+  timeout(): void {
+    this.timedOut = true;
+    this.end(new DOMException('The attempt timed out', 'TimeoutError'));
+  }
+
+  /** `work`, or the end of the attempt if that comes first: a fetch or a body that ignores the signal cannot hang us. */
+  race<T>(work: Promise<T>): Promise<T> {
+    if (this.#ended) {
+      work.catch(() => {});
+      return Promise.reject(this.#reason);
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.#rejectStep = reject;
+      work.then(resolve, reject);
+    });
+  }
 }
 
 /** One decoder for every answer: `decode` without `{ stream: true }` keeps no state between calls. */
@@ -35,14 +78,14 @@ interface ReadBody {
 }
 
 /** Reads a body up to `limit` bytes; past it, stops reading and lets the connection go (the rest is never held). */
-async function readCapped(response: Response, limit: number, aborted: Promise<never>): Promise<ReadBody> {
+async function readCapped(response: Response, limit: number, attempt: AttemptEnd): Promise<ReadBody> {
   if (!response.body) return { text: '', bytes: 0, overLimit: false };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await raceAbort(reader.read(), aborted);
+      const { done, value } = await attempt.race(reader.read());
       if (done) break;
       size += value.byteLength;
       if (size > limit) break;
@@ -82,10 +125,10 @@ function plainLength(response: Response): number | undefined {
  * per chunk), any other as {@link readCapped} does. Only for the runtime's fetch, which ends the body on the attempt's
  * abort; a custom fetch's body may ignore it, and only a reader can be cancelled then.
  */
-async function readRuntimeBody(response: Response, limit: number, aborted: Promise<never>): Promise<ReadBody> {
+async function readRuntimeBody(response: Response, limit: number, attempt: AttemptEnd): Promise<ReadBody> {
   const length = response.body ? plainLength(response) : undefined;
-  if (length === undefined || length > limit) return readCapped(response, limit, aborted);
-  const bytes = await raceAbort(response.arrayBuffer(), aborted);
+  if (length === undefined || length > limit) return readCapped(response, limit, attempt);
+  const bytes = await attempt.race(response.arrayBuffer());
   return { text: UTF8.decode(bytes), bytes: bytes.byteLength, overLimit: false };
 }
 
@@ -147,33 +190,16 @@ export async function exchange(
     throw earlierSend ? new AbortedAfterSendError({ request, cause: caller.reason }) : abortError(caller);
   const onSent = release?.sent;
   const onLeaving = release?.leaving;
-  const attempt = new AbortController();
-  let timedOut = false;
-  let rejectAborted: (reason: unknown) => void = () => {};
-  const aborted = new Promise<never>((_resolve, reject) => {
-    rejectAborted = reject;
-  });
-  aborted.catch(() => {}); // observed by the races below; never an unhandled rejection
-  // Ends the attempt: aborts fetch (and so its socket) and settles every race on `aborted`.
-  const end = (reason: unknown) => {
-    attempt.abort(reason);
-    rejectAborted(reason);
-  };
-  const onCallerAbort = () => end(caller?.reason);
-  caller?.addEventListener('abort', onCallerAbort, { once: true });
+  const ending = new AttemptEnd(caller);
+  caller?.addEventListener('abort', ending, { once: true });
   // The attempt's timeout: an entry in the line of its length (../internal/deadlines.ts), not a timer of its own.
-  const timer =
-    call.timeout === false
-      ? undefined
-      : deadlineAfter(call.timeout, () => {
-          timedOut = true;
-          end(new DOMException('The attempt timed out', 'TimeoutError'));
-        });
+  const timer = call.timeout === false ? undefined : deadlineAfter(call.timeout, () => ending.timeout());
   let dispatched = false;
   let unwatch: (() => void) | undefined;
   const sendingFetch: typeof globalThis.fetch = (resource, init) => {
     // Ended (the caller's abort, the timeout) while ky prepared the request: nothing is handed to fetch, nothing sent.
-    if (attempt.signal.aborted) return Promise.reject(attempt.signal.reason);
+    const { signal } = ending.controller;
+    if (signal.aborted) return Promise.reject(signal.reason);
     const first = !dispatched && onSent !== undefined;
     let writing = false;
     if (first) {
@@ -189,7 +215,6 @@ export async function exchange(
     dispatched = true;
     // The attempt's signal goes to fetch itself, not through ky: ky would join it to its own with AbortSignal.any,
     // and Node keeps such joined signals long after the call (docs/benchmarks.md, `leak`).
-    const signal = attempt.signal;
     // The runtime's own fetch gets ky's request as its URL and init, with the attempt's headers and body as they are
     // (ky's Request carries neither: see `kyOptions`): given a Request and an init, fetch builds a second Request from
     // the first (its body stream taken over), which cost more CPU per call than ky's own work (docs/benchmarks.md,
@@ -205,7 +230,7 @@ export async function exchange(
             signal,
           })
         : http.fetch(resource, { ...init, signal });
-    const answer = raceAbort(sending, aborted);
+    const answer = ending.race(sending);
     // Where no write was seen starting (Bun, Deno, workerd, a custom fetch), the request is in the runtime's hands once
     // fetch returns: reported again, so a pause of this process between the report above and the runtime taking the
     // request (tens of ms on a loaded machine) cannot bring the key's next request closer. Node's fetch reports the write
@@ -218,7 +243,7 @@ export async function exchange(
     const response = await http.ky(call.url, kyOptions(http.runtime, call, headers, sendingFetch));
     const ok = response.status >= 200 && response.status < 300;
     const limit = ok ? call.maxResponseBytes : MAX_ERROR_BODY_BYTES;
-    const body = await (http.runtime ? readRuntimeBody : readCapped)(response, limit, aborted);
+    const body = await (http.runtime ? readRuntimeBody : readCapped)(response, limit, ending);
     return {
       status: response.status,
       headers: response.headers,
@@ -239,12 +264,12 @@ export async function exchange(
         ? new AbortedAfterSendError({ request, cause: caller.reason })
         : abortError(caller);
     }
-    if (timedOut)
+    if (ending.timedOut)
       throw new TimeoutError(call.timeout as number, { mayHaveSucceeded: dispatched, request, earlierSend });
     throw connectionFailure(error, { dispatched, request, scrub: redact.text, earlierSend });
   } finally {
     timer?.cancel();
-    caller?.removeEventListener('abort', onCallerAbort);
+    caller?.removeEventListener('abort', ending);
     unwatch?.();
   }
 }

@@ -161,25 +161,28 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
     for (const wake of [...state.releaseListeners]) wake();
   }
 
+  /** A key's p-throttle gate, stopped by its controller's abort. */
+  function gateOf(controller: AbortController): KeyState['slot'] {
+    const gate = pThrottle({ limit: 1, interval: interval + margin, strict: true, signal: controller.signal });
+    return gate(async () => {});
+  }
+
   function freshGate(state: Pick<KeyState, 'slot' | 'clockOffset' | 'gateController'>): void {
     state.gateController = new AbortController();
-    const gate = pThrottle({
-      limit: 1,
-      interval: interval + margin,
-      strict: true,
-      signal: state.gateController.signal,
-    });
-    state.slot = gate(async () => {});
+    state.slot = gateOf(state.gateController);
     state.clockOffset = wallClockOffset();
   }
 
   function stateFor(id: string): KeyState {
     let state = keys.get(id);
     if (!state) {
+      // The gate made once, here (not a placeholder replaced at once by `freshGate`): a limiter of 10,000 keys holds
+      // one controller and one gate per key (issue 29, item 8).
+      const gateController = new AbortController();
       state = {
-        slot: async () => {},
-        gateController: new AbortController(),
-        clockOffset: 0,
+        slot: gateOf(gateController),
+        gateController,
+        clockOffset: wallClockOffset(),
         waiters: new FifoWaiters(),
         slotPending: false,
         lastStart: Number.NEGATIVE_INFINITY,
@@ -188,7 +191,6 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
         arrivalBound: Number.NEGATIVE_INFINITY,
         releaseListeners: new Set(),
       };
-      freshGate(state);
       keys.set(id, state);
     }
     return state;
