@@ -1,4 +1,7 @@
 // Measure 1: client CPU per request over loopback, as a ratio to raw fetch, taken per round.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
 import { envNumber, fixed, row, startWorker, summary } from './common.mjs';
 
 export const title = 'client CPU per loopback POST vs raw fetch';
@@ -17,6 +20,21 @@ export async function run() {
   const ROUNDS = envNumber('BENCH_CPU_ROUNDS', 20, 4);
   const TRIM = envNumber('BENCH_CPU_TRIM', 0.02);
   const N = Math.max(1, Math.round(TOTAL / ROUNDS));
+  // The floor's parts, bundled from src (they are internal): the model check every call makes, and the preflight.
+  // In the repository (.tmp/, ignored by git), where its imports of zod resolve.
+  mkdirSync(join(process.cwd(), '.tmp'), { recursive: true });
+  const floorDir = mkdtempSync(join(process.cwd(), '.tmp', 'cpu-floor-'));
+  const floorModule = join(floorDir, 'floor.mjs');
+  await build({
+    entryPoints: [new URL('../workers/cpu-floor-entry.ts', import.meta.url).pathname],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    outfile: floorModule,
+    external: ['zod', 'ky', 'p-throttle'],
+    define: { __SDK_VERSION__: '"0.0.0-bench"' },
+    logLevel: 'silent',
+  });
   const server = startWorker('server.mjs', { execArgv: [] });
   const { port } = await server.next();
   try {
@@ -29,6 +47,7 @@ export async function run() {
         WARMUP: Math.min(300, N),
         SDK_BEFORE: process.env.SDK_BEFORE ?? '',
         VARIANTS: process.env.BENCH_CPU_VARIANTS ?? '',
+        FLOOR_MODULE: floorModule,
       },
       execArgv: ['--expose-gc'],
     });
@@ -75,6 +94,22 @@ export async function run() {
           'reference',
         ),
       ),
+      ...measured('floor-check', () =>
+        row(
+          `  floor: ky as the SDK calls it, after the model check (the fast parser, as every call makes it)`,
+          figure('floor-check'),
+          withTail('floor-check'),
+          'reference: what preflight off cannot go below',
+        ),
+      ),
+      ...measured('floor-preflight', () =>
+        row(
+          `  floor: the same, and the preflight (the default, 'warn')`,
+          figure('floor-preflight'),
+          withTail('floor-preflight'),
+          'reference: what the default cannot go below',
+        ),
+      ),
       ...measured('openapi-fetch', () =>
         row(`  openapi-fetch`, figure('openapi-fetch'), withTail('openapi-fetch'), 'reference'),
       ),
@@ -91,5 +126,6 @@ export async function run() {
     ];
   } finally {
     server.child.kill();
+    rmSync(floorDir, { recursive: true, force: true });
   }
 }
