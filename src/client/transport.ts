@@ -99,6 +99,10 @@ interface Granted {
 
 export class Transport {
   readonly #init: TransportInit;
+  /** What each exchange is given (ky, the fetch, whether it is the runtime's), made on the first attempt. */
+  #http:
+    | { readonly ky: TransportParts['ky']; readonly fetch: typeof globalThis.fetch; readonly runtime: boolean }
+    | undefined;
 
   constructor(init: TransportInit) {
     this.#init = init;
@@ -207,7 +211,8 @@ export class Transport {
     const answer = error === undefined ? result?.answer : undefined;
     if (answer) {
       try {
-        await call.check?.(answer);
+        // Awaited only when there is one: an `await` of nothing is a turn of the event loop for every call.
+        if (call.check) await call.check(answer);
       } catch (refused) {
         telemetry?.end({ status: answer.status, error: refused, resendCount });
         throw noteAttempts(refused, reached);
@@ -356,17 +361,20 @@ export class Transport {
     // From its grant the request may leave at any moment (ky prepares it before fetch is called): the limiter must not
     // start the key's next request before `sent()`.
     release?.leaving?.();
-    emit(hooks, logger, 'onRequest', { ...call.request, attempt, docHashId: call.docHashId, queuedMs });
+    // The event is built only for someone who listens (a hook or the logger).
+    if (hooks.onRequest || logger)
+      emit(hooks, logger, 'onRequest', { ...call.request, attempt, docHashId: call.docHashId, queuedMs });
     const started = performance.now();
     const headers = attemptHeaders(this.#init.headers, call.headers, credential.authorization, call.body !== undefined);
     telemetry?.inject(headers, this.#init.runtimeFetch);
-    const http = { ky: ready.ky, fetch: this.#init.fetch, runtime: this.#init.runtimeFetch };
-    const send = () => ready.exchange(http, call, headers, credential.redact, release, earlierSend);
+    const http = (this.#http ??= { ky: ready.ky, fetch: this.#init.fetch, runtime: this.#init.runtimeFetch });
     let outcome: SlotOutcome | undefined;
     let answer: AnswerInfo | undefined;
     let thrown: unknown;
     try {
-      answer = await (telemetry ? telemetry.active(send) : send());
+      answer = await (telemetry
+        ? telemetry.active(() => ready.exchange(http, call, headers, credential.redact, release, earlierSend))
+        : ready.exchange(http, call, headers, credential.redact, release, earlierSend));
       outcome = { rateLimited: answer.status === 429 };
     } catch (error) {
       thrown = error;
@@ -411,14 +419,14 @@ export class Transport {
     const { attempt, queuedMs, error } = result;
     const status = answer?.status;
     const code = error === undefined ? undefined : error instanceof ServiceError ? error.code : 'ABORTED';
-    const serviceErrorCode = error instanceof ApiError ? error.errorCode : undefined;
-    const event = { ...call.request, attempt, docHashId: call.docHashId, queuedMs, status, durationMs };
-    emit(
-      this.#init.hooks,
-      this.#init.logger,
-      'onResponse',
-      code === undefined ? event : answer ? { ...event, code, serviceErrorCode } : { ...event, code },
-    );
+    const { hooks, logger } = this.#init;
+    // The event is built only for someone who listens (a hook or the logger).
+    if (hooks.onResponse || logger) {
+      const serviceErrorCode = error instanceof ApiError ? error.errorCode : undefined;
+      const event = { ...call.request, attempt, docHashId: call.docHashId, queuedMs, status, durationMs };
+      const told = code === undefined ? event : answer ? { ...event, code, serviceErrorCode } : { ...event, code };
+      emit(hooks, logger, 'onResponse', told);
+    }
     if (telemetry) {
       // A gateway or service that echoes the key into the request id must not put it on an exported span.
       const id = answer ? requestIdOf(answer.headers) : undefined;
