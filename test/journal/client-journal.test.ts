@@ -1,38 +1,70 @@
 // `new ServiceClient({ journal })` (issue 31, items 2 and 3) against a loopback stand-in that counts requests and bills:
 // a known bill answered from the journal, a refusal kept, an uncertain attempt waited out and recovered through 604,
-// the option with the call options that touch the same things, `pendingDocuments()` and `recover()`.
+// the option with the call options that touch the same things, `pendingDocuments()` and `recover()`. What
+// `createEwayBillOnce`'s `mayAlreadyExist` tells the journal is checked with the file journal and with the Redis journal
+// (a redis-server of this file, through each client library).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEwayBillOnce, PortalError, ServiceClient, type ServiceClientOptions } from 'invoicing-service-sdk';
-import { createFileJournal, type FileJournal, JournalError, journalKeyHash } from 'invoicing-service-sdk/journal';
+import {
+  createFileJournal,
+  type FileJournal,
+  type Journal,
+  JournalError,
+  journalKeyHash,
+} from 'invoicing-service-sdk/journal';
+import { createRedisJournal } from 'invoicing-service-sdk/redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keyHashOf } from '../../src/client/journaled.js';
 import { DEFAULT_RESEND_DELAY_MS } from '../../src/client/once.js';
 import { validModel } from '../helpers/model.js';
+import { type ClientLibrary, LIBRARIES } from '../redis/clients.js';
+import { startRedis, type TestRedis } from '../redis/redis-server.js';
 import { type BillServer, startBillServer } from '../workflow/bill-server.js';
 
 const KEY = 'sk_client_journal_test';
-const DOCS = Array.from({ length: 20 }, (_, i) => `doc-${i}`);
 let server: BillServer;
+let redis: TestRedis;
 let dir: string;
-const journals: FileJournal[] = [];
+/** The journals, and the Redis clients, a test opened: closed after it. */
+const opened: { close(): Promise<void> }[] = [];
+
+let n = 0;
+/** A new Redis journal, through a new client of `library`, under a prefix of its own. */
+async function redisJournal(library: ClientLibrary): Promise<Journal> {
+  const connection = await library.connect(redis.port);
+  opened.push(connection);
+  n += 1;
+  return createRedisJournal({ redis: connection.redis, prefix: `client-journal-test-${n}:` });
+}
+
+/** The journals the client is tested with (where the test says so): documents `<tag>doc-<i>` are theirs. */
+const JOURNALS = [
+  { name: 'the file journal', tag: '', open: async (): Promise<Journal> => fileJournal() },
+  ...LIBRARIES.map((library, i) => ({
+    name: `the Redis journal (${library.name})`,
+    tag: `redis-${i}-`,
+    open: () => redisJournal(library),
+  })),
+];
+const DOCS = JOURNALS.flatMap(({ tag }) => Array.from({ length: 20 }, (_, i) => `${tag}doc-${i}`));
 
 beforeAll(async () => {
-  server = await startBillServer({ keys: [KEY], documents: DOCS, slowMs: 400 });
+  [server, redis] = await Promise.all([startBillServer({ keys: [KEY], documents: DOCS, slowMs: 400 }), startRedis()]);
   dir = mkdtempSync(join(tmpdir(), 'client-journal-'));
-});
+}, 300_000);
 afterEach(async () => {
-  await Promise.all(journals.splice(0).map((journal) => journal.close()));
+  await Promise.all(opened.splice(0).map((each) => each.close()));
 });
 afterAll(async () => {
   await server?.close();
+  await redis?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-let n = 0;
 /** A client of the stand-in (no rate limit, no retries) on `journal`. */
-function clientOn(journal: FileJournal, options: Partial<ServiceClientOptions> = {}) {
+function clientOn(journal: Journal, options: Partial<ServiceClientOptions> = {}) {
   return new ServiceClient({
     apiKey: KEY,
     baseUrl: server.baseUrl,
@@ -46,10 +78,16 @@ function clientOn(journal: FileJournal, options: Partial<ServiceClientOptions> =
 
 /** A client on a new file journal. */
 function clientWith(options: Partial<ServiceClientOptions> = {}) {
+  const journal = fileJournal();
+  return { client: clientOn(journal, options), journal };
+}
+
+/** A new file journal, closed after the test. */
+function fileJournal(): FileJournal {
   n += 1;
   const journal = createFileJournal(join(dir, `journal-${n}`));
-  journals.push(journal);
-  return { client: clientOn(journal, options), journal };
+  opened.push(journal);
+  return journal;
 }
 
 describe('ServiceClient with a journal', () => {
@@ -135,37 +173,57 @@ describe('ServiceClient with a journal', () => {
     expect(server.postsOf('doc-4')).toBe(2);
   });
 
-  it("createEwayBillOnce's mayAlreadyExist: a 604 to a bill made outside the journal is recorded as the bill", async () => {
-    // The bill made by a request the journal never saw (another process without a journal, an older version).
-    const outside = new ServiceClient({ apiKey: KEY, baseUrl: server.baseUrl, maxRetries: 0 });
-    await outside.createEwayBill('doc-15', validModel());
-    const { client, journal } = clientWith();
-    const result = await createEwayBillOnce(client, 'doc-15', validModel(), { mayAlreadyExist: true });
-    expect(result).toMatchObject({ outcome: 'already-generated', recovered: true });
-    // Before: the 604 was recorded 'not-sent' and the record deleted; the journal never learnt the bill.
-    const record = await journal.get({ baseUrl: server.baseUrl, docHashId: 'doc-15' });
-    expect(record).toMatchObject({ status: 'generated', result: { outcome: 'already-generated' } });
-    const again = await client.createEwayBill('doc-15', validModel());
-    expect(again).toMatchObject({ outcome: 'already-generated', fromJournal: true });
-    expect(server.postsOf('doc-15')).toBe(2);
-    expect(server.generated.get('doc-15')).toBe(1);
-  });
+  describe.each(JOURNALS)('with $name', ({ tag, open }) => {
+    const doc = (i: number) => `${tag}doc-${i}`;
+    /** Makes the bill of `docHashId` by a request no journal saw (another process without a journal, an older version). */
+    async function billMadeOutside(docHashId: string) {
+      const outside = new ServiceClient({ apiKey: KEY, baseUrl: server.baseUrl, maxRetries: 0 });
+      await outside.createEwayBill(docHashId, validModel());
+      expect(server.generated.get(docHashId)).toBe(1);
+    }
 
-  it('mayAlreadyExist on a document with no bill yet: generated, recorded as generated, one POST', async () => {
-    const { client, journal } = clientWith();
-    const result = await createEwayBillOnce(client, 'doc-17', validModel(), { mayAlreadyExist: true });
-    expect(result).toMatchObject({ outcome: 'generated', recovered: false });
-    const record = await journal.get({ baseUrl: server.baseUrl, docHashId: 'doc-17' });
-    expect(record).toMatchObject({ status: 'generated', result: { outcome: 'generated' } });
-    expect(server.postsOf('doc-17')).toBe(1);
-  });
+    /**
+     * `createEwayBillOnce` with `mayAlreadyExist` on a new journal: its result, the record it left, and a second
+     * `createEwayBill` of the document on the same client.
+     */
+    async function onceMayAlreadyExist(docHashId: string) {
+      const journal = await open();
+      const client = clientOn(journal);
+      const result = await createEwayBillOnce(client, docHashId, validModel(), { mayAlreadyExist: true });
+      const record = await journal.get({ baseUrl: server.baseUrl, docHashId });
+      const again = await client.createEwayBill(docHashId, validModel());
+      return { result, record, again };
+    }
 
-  it('without mayAlreadyExist, a 604 to a document the journal never saw is not taken for its bill', async () => {
-    const outside = new ServiceClient({ apiKey: KEY, baseUrl: server.baseUrl, maxRetries: 0 });
-    await outside.createEwayBill('doc-16', validModel());
-    const { client, journal } = clientWith();
-    await expect(createEwayBillOnce(client, 'doc-16', validModel())).rejects.toMatchObject({ portalCode: 604 });
-    expect(await journal.get({ baseUrl: server.baseUrl, docHashId: 'doc-16' })).toBeUndefined();
+    it("createEwayBillOnce's mayAlreadyExist: a 604 to a bill made outside the journal is recorded as the bill", async () => {
+      await billMadeOutside(doc(15));
+      const { result, record, again } = await onceMayAlreadyExist(doc(15));
+      expect(result).toMatchObject({ outcome: 'already-generated', recovered: true });
+      // Before: the 604 was recorded 'not-sent' and the record deleted; the journal never learnt the bill.
+      expect(record).toMatchObject({ status: 'generated', result: { outcome: 'already-generated' } });
+      expect(again).toMatchObject({ outcome: 'already-generated', fromJournal: true });
+      expect(server.postsOf(doc(15))).toBe(2);
+      expect(server.generated.get(doc(15))).toBe(1);
+    });
+
+    it('mayAlreadyExist on a document with no bill yet: generated, recorded as generated, one POST', async () => {
+      const { result, record, again } = await onceMayAlreadyExist(doc(17));
+      expect(result).toMatchObject({ outcome: 'generated', recovered: false });
+      expect(record).toMatchObject({ status: 'generated', result: { outcome: 'generated' } });
+      expect(again).toMatchObject({ outcome: 'generated', fromJournal: true, message: result.message });
+      expect(server.postsOf(doc(17))).toBe(1);
+    });
+
+    it('without mayAlreadyExist, a 604 to a document the journal never saw is not taken for its bill', async () => {
+      await billMadeOutside(doc(16));
+      const journal = await open();
+      await expect(createEwayBillOnce(clientOn(journal), doc(16), validModel())).rejects.toMatchObject({
+        portalCode: 604,
+      });
+      expect(await journal.get({ baseUrl: server.baseUrl, docHashId: doc(16) })).toBeUndefined();
+      expect(await journal.pending()).toEqual([]);
+      expect(server.postsOf(doc(16))).toBe(2);
+    });
   });
 
   it('waits after a lost answer as resendDelayMs does (5 s after the attempt ended), not its whole timeout', async () => {
@@ -243,9 +301,7 @@ describe('ServiceClient with a journal', () => {
   });
 
   it("sends nothing when the intent cannot be recorded: the slot goes back unused, the call fails with the journal's error", async () => {
-    n += 1;
-    const file = createFileJournal(join(dir, `journal-${n}`));
-    journals.push(file);
+    const file = fileJournal();
     const failing = new JournalError('the journal is full');
     // The file journal, but its intent write fails (a full disk, Redis down): the claim and release still work.
     const journal = Object.assign(Object.create(file) as FileJournal, {
