@@ -97,10 +97,7 @@ export function ewayBillNumberIn(message: string): string | undefined {
 }
 
 /** The metadata of an answer. */
-export function responseMeta(
-  answer: Pick<AnswerInfo, 'status' | 'headers' | 'attempts'>,
-  redact: (text: string) => string,
-): ResponseMeta {
+export function responseMeta(answer: AnswerInfo, redact: (text: string) => string): ResponseMeta {
   const headers: Record<string, string> = {};
   for (const [name, value] of answer.headers) headers[name] = redact(value);
   return Object.freeze({
@@ -157,23 +154,6 @@ function plainCopy(value: object): object | undefined {
     isArray ? new Array<unknown>(value.length) : Object.create(proto as object | null),
     descriptors,
   );
-}
-
-/**
- * {@link withMeta} with the `lastResponse` of `answer`, made when first read and then kept: most callers never read it,
- * and copying and redacting the answer's headers for every call was CPU and garbage for nothing (issue 29, item 8).
- * The getter holds the answer's status, headers and redactor only, never its body. A result that cannot take it
- * (frozen) gets it made now, as {@link withMeta} gives it.
- */
-export function withAnswerMeta<T>(result: T, answer: AnswerInfo, redact: (text: string) => string): T {
-  if (typeof result !== 'object' || result === null) return result;
-  if (!Object.isExtensible(result)) return withMeta(result, responseMeta(answer, redact));
-  const { status, headers } = answer;
-  const attempts = answer.attempts ?? 1;
-  let meta: ResponseMeta | undefined;
-  const get = () => (meta ??= responseMeta({ status, headers, attempts }, redact));
-  Object.defineProperty(result, 'lastResponse', { get, configurable: true });
-  return result;
 }
 
 /** The `lastResponse` of a result, or `undefined`. */

@@ -24,7 +24,14 @@ import {
   type ServiceClientOptions,
 } from './options.js';
 import { checkSchema, HTTP_METHODS, jsonBody, type QueryValue, type StandardSchemaV1 } from './request-input.js';
-import { type EwayBillResult, ewayBillNumberIn, type RequestResult, withAnswerMeta } from './results.js';
+import {
+  type EwayBillResult,
+  ewayBillNumberIn,
+  type RequestResult,
+  type ResponseMeta,
+  responseMeta,
+  withMeta,
+} from './results.js';
 import { defaultRetryPolicy } from './retry.js';
 import { checkRoute } from './route.js';
 import { startTransport, Transport, type TransportParts } from './transport.js';
@@ -277,7 +284,7 @@ export class ServiceClient {
     const target = { method, url, route, body, headers, success: 'any-2xx', idempotent } as const;
     if (!schema) {
       const answer = await this.#transport.send(makeCall(target, resolved), ready);
-      return withAnswerMeta(answer.json as RequestResult<T>, answer, successRedact(answer));
+      return withMeta(answer.json as RequestResult<T>, metaOfAnswer(answer));
     }
     const checkAnswer = ready.rules.answerChecker(schema, method, path);
     // The schema is checked in the send path, before the call's span ends: a mismatch fails the call's span too.
@@ -286,7 +293,7 @@ export class ServiceClient {
       value = await checkAnswer(answer);
     };
     const answer = await this.#transport.send(makeCall({ ...target, check }, resolved), ready);
-    return withAnswerMeta(value as RequestResult<T>, answer, successRedact(answer));
+    return withMeta(value as RequestResult<T>, metaOfAnswer(answer));
   }
 
   /**
@@ -414,7 +421,16 @@ function ewayBillResult(answer: AnswerInfo): EwayBillResult {
   const text = typeof message === 'string' ? successRedact(answer)(message) : '';
   const ewayBillNumber = ewayBillNumberIn(text);
   const result = ewayBillNumber ? { success: true, message: text, ewayBillNumber } : { success: true, message: text };
-  return withAnswerMeta(result as EwayBillResult, answer, successRedact(answer));
+  return withMeta(result as EwayBillResult, metaOfAnswer(answer));
+}
+
+/**
+ * The status, headers and request id of an answer, its headers with the key redacted. Made with the result, not when
+ * first read: a getter would keep the answer's `Headers` (and its list) alive with every result a caller holds, which
+ * is more than this record (docs/benchmarks.md, "Issue 29, item 8: third session").
+ */
+function metaOfAnswer(answer: AnswerInfo): ResponseMeta {
+  return responseMeta(answer, successRedact(answer));
 }
 
 /**

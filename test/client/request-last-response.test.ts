@@ -88,7 +88,7 @@ describe('lastResponse on what request() resolves to', () => {
   });
 });
 
-describe('lastResponse made when first read (issue 29, item 8)', () => {
+describe('lastResponse, one record per result', () => {
   it('is one frozen record, the same at every read, with the headers as they were answered and not enumerable', async () => {
     const client = clientOf();
     const doc = await client.request<{ id: string }>('GET', '/v2/doc/1');
