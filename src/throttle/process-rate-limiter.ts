@@ -158,6 +158,8 @@ export function createProcessRateLimiter(options: ProcessRateLimiterOptions = {}
 
   /** Wakes every turn waiting on the key's requests in flight. */
   function wakeAll(state: KeyState): void {
+    // Copied first (a woken turn may listen again), but only when someone listens: most releases wake nobody.
+    if (state.releaseListeners.size === 0) return;
     for (const wake of [...state.releaseListeners]) wake();
   }
 
