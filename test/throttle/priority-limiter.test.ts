@@ -1,10 +1,18 @@
 // The in-process limiter's queue by priority, with deadlines and a visible queue (issue 30), on a fake clock: the
 // tests assert the order and the count of grants, and times the fake clock makes exact, never wall time.
 import { createProcessRateLimiter, type Priority, QueueTimeoutError } from 'invoicing-service-sdk';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QUEUE_STATUS, type QueuedInfo, type QueueStatus } from '../../src/throttle/queue-options.js';
+import { queuePlace } from '../../src/throttle/queue-place-lazy.js';
 import { elapse, runOnFakeClock, useFakeClock } from '../helpers/fake-clock.js';
 
+// The priority queue is imported on the first call that tells a priority (src/throttle/queue-place-lazy.ts). Loaded
+// before the fake clock starts: otherwise its import, which takes real time, passes as fake time while the tests'
+// first calls wait for it (a low call made first was still waiting when a high one came, and the high one went first:
+// right by priority, but not the order these tests set up).
+beforeAll(async () => {
+  await queuePlace.load();
+});
 beforeEach(useFakeClock);
 afterEach(() => vi.useRealTimers());
 
