@@ -367,7 +367,8 @@ export class Transport {
     const started = performance.now();
     const headers = attemptHeaders(this.#init.headers, call.headers, credential.authorization, call.body !== undefined);
     telemetry?.inject(headers, this.#init.runtimeFetch);
-    const http = (this.#http ??= { ky: ready.ky, fetch: this.#init.fetch, runtime: this.#init.runtimeFetch });
+    this.#http ??= { ky: ready.ky, fetch: this.#init.fetch, runtime: this.#init.runtimeFetch };
+    const http = this.#http;
     let outcome: SlotOutcome | undefined;
     let answer: AnswerInfo | undefined;
     let thrown: unknown;
