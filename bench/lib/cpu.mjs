@@ -1,6 +1,6 @@
 // Measure 1: client CPU per request over loopback, as a ratio to raw fetch, taken per round.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { envNumber, fixed, row, startWorker, summary } from './common.mjs';
 
@@ -10,6 +10,23 @@ export const title = 'client CPU per loopback POST vs raw fetch';
 function quantile(values, share) {
   const sorted = values.toSorted((a, b) => a - b);
   return sorted[Math.round((sorted.length - 1) * share)];
+}
+
+/** Bundles the floor's parts (bench/workers/cpu-floor-entry.ts) into a folder of its own; returns the module's path. */
+async function buildFloor() {
+  mkdirSync(join(process.cwd(), '.tmp'), { recursive: true });
+  const floorModule = join(mkdtempSync(join(process.cwd(), '.tmp', 'cpu-floor-')), 'floor.mjs');
+  await build({
+    entryPoints: [new URL('../workers/cpu-floor-entry.ts', import.meta.url).pathname],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    outfile: floorModule,
+    external: ['zod', 'ky', 'p-throttle'],
+    define: { __SDK_VERSION__: '"0.0.0-bench"' },
+    logLevel: 'silent',
+  });
+  return floorModule;
 }
 
 export async function run() {
@@ -24,21 +41,7 @@ export async function run() {
   // call makes, and the preflight; in the repository (.tmp/, ignored by git), where its imports of zod resolve. Not
   // by default: every variant a round holds raises every other's figure a little (the caches each request finds
   // cold hold less of its code), and the goal's rows are kept comparable with the earlier sessions' (six variants).
-  const withFloor = process.env.BENCH_CPU_FLOOR === '1';
-  mkdirSync(join(process.cwd(), '.tmp'), { recursive: true });
-  const floorDir = mkdtempSync(join(process.cwd(), '.tmp', 'cpu-floor-'));
-  const floorModule = join(floorDir, 'floor.mjs');
-  if (withFloor)
-    await build({
-      entryPoints: [new URL('../workers/cpu-floor-entry.ts', import.meta.url).pathname],
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      outfile: floorModule,
-      external: ['zod', 'ky', 'p-throttle'],
-      define: { __SDK_VERSION__: '"0.0.0-bench"' },
-      logLevel: 'silent',
-    });
+  const floorModule = process.env.BENCH_CPU_FLOOR === '1' ? await buildFloor() : undefined;
   const server = startWorker('server.mjs', { execArgv: [] });
   const { port } = await server.next();
   try {
@@ -51,7 +54,7 @@ export async function run() {
         WARMUP: Math.min(300, N),
         SDK_BEFORE: process.env.SDK_BEFORE ?? '',
         VARIANTS: process.env.BENCH_CPU_VARIANTS ?? '',
-        FLOOR_MODULE: withFloor ? floorModule : '',
+        FLOOR_MODULE: floorModule ?? '',
       },
       execArgv: ['--expose-gc'],
     });
@@ -130,6 +133,6 @@ export async function run() {
     ];
   } finally {
     server.child.kill();
-    rmSync(floorDir, { recursive: true, force: true });
+    if (floorModule) rmSync(dirname(floorModule), { recursive: true, force: true });
   }
 }
